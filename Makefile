@@ -1,0 +1,75 @@
+# Front door for building and testing shoal (DuckDB's convention). See README.md.
+.PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke demo bench format tidy deps clean
+
+JOBS ?= $(shell nproc)
+CMAKE_GEN := -G Ninja
+DEPS_STAMP := build/.deps-ok
+
+all: release
+
+$(DEPS_STAMP): scripts/install-deps.sh
+	@mkdir -p build
+	@bash scripts/install-deps.sh
+
+deps:
+	@bash scripts/install-deps.sh
+
+# build/<kind>/ is configured once, then rebuilt incrementally.
+define configure
+	@if [ ! -f build/$(1)/build.ninja ]; then cmake -S . -B build/$(1) $(CMAKE_GEN) $(2); fi
+endef
+
+release: $(DEPS_STAMP)
+	$(call configure,release,-DCMAKE_BUILD_TYPE=Release)
+	cmake --build build/release -j $(JOBS)
+
+debug: $(DEPS_STAMP)
+	$(call configure,debug,-DCMAKE_BUILD_TYPE=Debug)
+	cmake --build build/debug -j $(JOBS)
+
+asan: $(DEPS_STAMP)
+	$(call configure,asan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHOAL_SANITIZE=ON -DSHOAL_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+	cmake --build build/asan -j $(JOBS)
+
+tsan: $(DEPS_STAMP)
+	$(call configure,tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHOAL_TSAN=ON -DSHOAL_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+	cmake --build build/tsan -j $(JOBS)
+
+fuzz: $(DEPS_STAMP)
+	$(call configure,fuzz,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHOAL_FUZZ=ON -DSHOAL_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+	cmake --build build/fuzz -j $(JOBS)
+
+# Runs every unit test and every test/sql script (release build).
+test: release
+	cd build/release && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+test-debug: debug
+	cd build/debug && ctest --output-on-failure -j $(JOBS) --timeout 900
+
+# The test suite under ASan+UBSan.
+asan-test: asan
+	cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) --timeout 900
+
+# Concurrency tests under TSan.
+tsan-test: tsan
+	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) --timeout 900 -L concurrency
+
+# A short run of every fuzz target over its seed corpus (part of CI's sanitizer step).
+FUZZ_SECONDS ?= 20
+fuzz-smoke: fuzz
+	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+demo: release
+	@bash scripts/demo.sh
+
+bench: release
+	@bash bench/run.sh
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cc' '*.cpp')
+
+tidy: release
+	clang-tidy -p build/release $$(git ls-files 'src/*.cc') --quiet
+
+clean:
+	rm -rf build

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs shoal's build and test dependencies from Debian 12 packages. Idempotent: when
+# everything is present it only checks and exits.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  clang libclang-rt-14-dev clang-format clang-tidy
+  zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev
+  libroaring-dev libxxhash-dev nlohmann-json3-dev libfmt-dev libcli11-dev libreadline-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  nodejs npm
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# DuckDB (oracle for tests and benchmarks) from npm, into the build folder, never into ../shared.
+if [ "${SHOAL_SKIP_DUCKDB:-0}" != "1" ]; then
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  dir="$root/build/duckdb"
+  if [ ! -d "$dir/node_modules/@duckdb/node-api" ]; then
+    mkdir -p "$dir"
+    cp "$root/tools/duckdb/package.json" "$dir/package.json"
+    cp "$root/tools/duckdb/"*.mjs "$dir/"
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error) || echo "install-deps: DuckDB from npm not installed (oracle tests will skip)"
+  fi
+fi
+touch "$(cd "$(dirname "$0")/.." && pwd)/build/.deps-ok" 2>/dev/null || true

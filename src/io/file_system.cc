@@ -1,0 +1,44 @@
+#include "io/file_system.h"
+
+namespace shoal::io {
+
+namespace {
+constexpr const char* kAlreadyExists = "already exists: ";
+}
+
+Status AlreadyExists(const std::string& path) { return Status::IOError(kAlreadyExists + path); }
+
+bool IsAlreadyExists(const Status& st) {
+  return st.code() == StatusCode::kIOError && st.message().rfind(kAlreadyExists, 0) == 0;
+}
+
+Result<std::string> FileSystem::ReadAll(const std::string& path) {
+  ASSIGN_OR_RETURN(auto file, OpenForRead(path));
+  std::string out(static_cast<size_t>(file->Size()), '\0');
+  RETURN_NOT_OK(file->ReadAt(0, file->Size(), reinterpret_cast<uint8_t*>(out.data())));
+  return out;
+}
+
+std::string JoinPath(std::string_view a, std::string_view b) {
+  if (a.empty()) return std::string(b);
+  if (b.empty()) return std::string(a);
+  std::string out(a);
+  if (out.back() != '/') out.push_back('/');
+  if (b.front() == '/') b.remove_prefix(1);
+  out.append(b);
+  return out;
+}
+
+std::string DirName(std::string_view path) {
+  size_t p = path.find_last_of('/');
+  if (p == std::string_view::npos) return "";
+  if (p == 0) return "/";
+  return std::string(path.substr(0, p));
+}
+
+std::string BaseName(std::string_view path) {
+  size_t p = path.find_last_of('/');
+  return std::string(p == std::string_view::npos ? path : path.substr(p + 1));
+}
+
+}  // namespace shoal::io

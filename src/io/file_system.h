@@ -1,0 +1,90 @@
+// FileSystem: every byte shoal reads or writes goes through this interface, so tests can use
+// an in-memory or fault-injecting file system and race writers deterministically.
+//
+// Paths are plain strings; implementations decide their meaning (LocalFileSystem: POSIX paths).
+// Thread-safety: implementations are safe for concurrent use by many threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shoal/status.h"
+
+namespace shoal::io {
+
+struct FileInfo {
+  std::string name;  // last path component
+  int64_t size = 0;
+  int64_t mtime_ms = 0;  // modification time, milliseconds since the Unix epoch
+  bool is_dir = false;
+};
+
+// A file opened for positional reads. Thread-safe.
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  virtual int64_t Size() const = 0;
+  // Reads exactly `length` bytes at `offset` into `out`; reading past the end is Corruption
+  // (the caller trusted a length from the file) unless `offset + length <= Size()`.
+  virtual Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const = 0;
+  const std::string& path() const { return path_; }
+
+ protected:
+  explicit RandomAccessFile(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+// A file being written sequentially. Not thread-safe.
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  virtual Status Append(const void* data, size_t length) = 0;
+  Status Append(std::string_view s) { return Append(s.data(), s.size()); }
+  virtual Status Sync() = 0;   // makes appended data durable
+  virtual Status Close() = 0;  // idempotent
+  virtual int64_t Tell() const = 0;
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) = 0;
+  // Creates or truncates `path`.
+  virtual Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) = 0;
+
+  // Atomically creates `path` with `contents` if it does not exist; returns
+  // Status with code kIOError and AlreadyExists()==true if it does. The content is durable
+  // (file and directory synced) when this returns OK; readers never see a partial file.
+  virtual Status PutIfAbsent(const std::string& path, std::string_view contents) = 0;
+  // Atomically replaces `path` with `contents` (temp file + rename), durable on OK.
+  virtual Status WriteAtomic(const std::string& path, std::string_view contents) = 0;
+
+  virtual Result<std::string> ReadAll(const std::string& path);
+  virtual Result<std::vector<FileInfo>> List(const std::string& dir) = 0;
+  virtual Result<FileInfo> Stat(const std::string& path) = 0;
+  virtual Result<bool> Exists(const std::string& path) = 0;
+  virtual Status CreateDirs(const std::string& path) = 0;
+  virtual Status Delete(const std::string& path) = 0;          // file or empty directory
+  virtual Status DeleteRecursive(const std::string& path) = 0;  // directory tree
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  virtual Status SyncDir(const std::string& dir) = 0;
+};
+
+// True when `st` came from PutIfAbsent finding the file already there.
+bool IsAlreadyExists(const Status& st);
+Status AlreadyExists(const std::string& path);
+
+// The machine's local file system (POSIX).
+std::shared_ptr<FileSystem> LocalFileSystem();
+
+// Joins path components with '/'.
+std::string JoinPath(std::string_view a, std::string_view b);
+// Directory part of a path ("" when none).
+std::string DirName(std::string_view path);
+std::string BaseName(std::string_view path);
+
+}  // namespace shoal::io

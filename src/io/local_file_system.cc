@@ -1,0 +1,234 @@
+// POSIX implementation of FileSystem.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "io/file_system.h"
+
+namespace shoal::io {
+
+namespace {
+
+Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
+  return Status::IOError(what + " '" + path + "': " + std::strerror(err));
+}
+
+class LocalRandomAccessFile final : public RandomAccessFile {
+ public:
+  LocalRandomAccessFile(std::string path, int fd, int64_t size)
+      : RandomAccessFile(std::move(path)), fd_(fd), size_(size) {}
+  ~LocalRandomAccessFile() override { ::close(fd_); }
+  int64_t Size() const override { return size_; }
+  Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const override {
+    if (offset < 0 || length < 0 || offset > size_ || length > size_ - offset) {
+      return Status::Corruption(path_ + ": read of " + std::to_string(length) + " bytes at offset " +
+                                std::to_string(offset) + " is past the end of the file (size " +
+                                std::to_string(size_) + ")");
+    }
+    while (length > 0) {
+      ssize_t n = ::pread(fd_, out, static_cast<size_t>(length), offset);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoStatus("read", path_, errno);
+      }
+      if (n == 0) return Status::Corruption(path_ + ": file shrank while reading");
+      out += n;
+      offset += n;
+      length -= n;
+    }
+    return Status::OK();
+  }
+
+ private:
+  int fd_;
+  int64_t size_;
+};
+
+class LocalWritableFile final : public WritableFile {
+ public:
+  LocalWritableFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~LocalWritableFile() override { (void)Close(); }
+  Status Append(const void* data, size_t length) override {
+    const char* p = static_cast<const char*>(data);
+    while (length > 0) {
+      ssize_t n = ::write(fd_, p, length);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoStatus("write", path_, errno);
+      }
+      p += n;
+      length -= static_cast<size_t>(n);
+      pos_ += n;
+    }
+    return Status::OK();
+  }
+  Status Sync() override {
+    if (::fsync(fd_) != 0) return ErrnoStatus("fsync", path_, errno);
+    return Status::OK();
+  }
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    int rc = ::close(fd_);
+    fd_ = -1;
+    if (rc != 0) return ErrnoStatus("close", path_, errno);
+    return Status::OK();
+  }
+  int64_t Tell() const override { return pos_; }
+
+ private:
+  std::string path_;
+  int fd_;
+  int64_t pos_ = 0;
+};
+
+std::string TempNameFor(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  static const uint64_t salt = std::random_device{}();
+  return DirName(path) + "/." + BaseName(path) + "." + std::to_string(getpid()) + "." +
+         std::to_string(salt ^ counter++) + ".tmp";
+}
+
+Status WriteTemp(const std::string& tmp, std::string_view contents) {
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("create", tmp, errno);
+  LocalWritableFile f(tmp, fd);
+  Status st = f.Append(contents.data(), contents.size());
+  if (st.ok()) st = f.Sync();
+  Status cst = f.Close();
+  if (st.ok()) st = cst;
+  if (!st.ok()) ::unlink(tmp.c_str());
+  return st;
+}
+
+class LocalFs final : public FileSystem {
+ public:
+  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus("open", path, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      return ErrnoStatus("stat", path, e);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return Status::IOError("open '" + path + "': is a directory");
+    }
+    return std::unique_ptr<RandomAccessFile>(new LocalRandomAccessFile(path, fd, st.st_size));
+  }
+
+  Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoStatus("create", path, errno);
+    return std::unique_ptr<WritableFile>(new LocalWritableFile(path, fd));
+  }
+
+  Status PutIfAbsent(const std::string& path, std::string_view contents) override {
+    std::string tmp = TempNameFor(path);
+    RETURN_NOT_OK(WriteTemp(tmp, contents));
+    // link() fails with EEXIST if the target exists: the atomic put-if-absent.
+    int rc = ::link(tmp.c_str(), path.c_str());
+    int err = errno;
+    ::unlink(tmp.c_str());
+    if (rc != 0) {
+      if (err == EEXIST) return AlreadyExists(path);
+      return ErrnoStatus("link", path, err);
+    }
+    return SyncDir(DirName(path));
+  }
+
+  Status WriteAtomic(const std::string& path, std::string_view contents) override {
+    std::string tmp = TempNameFor(path);
+    RETURN_NOT_OK(WriteTemp(tmp, contents));
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+      int err = errno;
+      ::unlink(tmp.c_str());
+      return ErrnoStatus("rename", path, err);
+    }
+    return SyncDir(DirName(path));
+  }
+
+  Result<std::vector<FileInfo>> List(const std::string& dir) override {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return ErrnoStatus("list", dir, errno);
+    std::vector<FileInfo> out;
+    while (struct dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      auto info = Stat(JoinPath(dir, name));
+      if (!info.ok()) continue;  // vanished meanwhile
+      out.push_back(std::move(*info));
+    }
+    ::closedir(d);
+    return out;
+  }
+
+  Result<FileInfo> Stat(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return ErrnoStatus("stat", path, errno);
+    FileInfo info;
+    info.name = BaseName(path);
+    info.size = st.st_size;
+    info.mtime_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+    info.is_dir = S_ISDIR(st.st_mode);
+    return info;
+  }
+
+  Result<bool> Exists(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0) return true;
+    if (errno == ENOENT || errno == ENOTDIR) return false;
+    return ErrnoStatus("stat", path, errno);
+  }
+
+  Status CreateDirs(const std::string& path) override {
+    std::error_code ec;
+    std::filesystem::create_directories(path, ec);
+    if (ec) return Status::IOError("create directory '" + path + "': " + ec.message());
+    return Status::OK();
+  }
+
+  Status Delete(const std::string& path) override {
+    if (::remove(path.c_str()) != 0) return ErrnoStatus("delete", path, errno);
+    return Status::OK();
+  }
+
+  Status DeleteRecursive(const std::string& path) override {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+    if (ec) return Status::IOError("delete '" + path + "': " + ec.message());
+    return Status::OK();
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return ErrnoStatus("rename", from, errno);
+    return Status::OK();
+  }
+
+  Status SyncDir(const std::string& dir) override {
+    int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus("open directory", dir, errno);
+    int rc = ::fsync(fd);
+    int err = errno;
+    ::close(fd);
+    if (rc != 0) return ErrnoStatus("fsync directory", dir, err);
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<FileSystem> LocalFileSystem() {
+  static std::shared_ptr<FileSystem> fs = std::make_shared<LocalFs>();
+  return fs;
+}
+
+}  // namespace shoal::io
