@@ -1,0 +1,284 @@
+#include "columnar/vector.h"
+
+#include <cstring>
+
+namespace shoal::columnar {
+
+Vector::Vector(TypePtr type) : type_(std::move(type)) {
+  if (type_->HasOffsets()) values_.Push<int64_t>(0);
+  if (type_->IsNested()) {
+    for (const Field& f : type_->children()) children_.push_back(std::make_shared<Vector>(f.type));
+  }
+}
+
+VectorPtr Vector::Make(TypePtr type, int64_t capacity) {
+  auto v = std::make_shared<Vector>(std::move(type));
+  v->Reserve(capacity);
+  return v;
+}
+
+VectorPtr Vector::MakeNull(TypePtr type, int64_t n) {
+  auto v = Make(std::move(type), n);
+  v->AppendNulls(n);
+  return v;
+}
+
+int64_t Vector::CountNulls() const {
+  if (validity_.empty()) return 0;
+  int64_t valid = 0;
+  for (int64_t i = 0; i < size_; ++i) valid += validity_[i];
+  return size_ - valid;
+}
+
+uint8_t* Vector::MutableValidity() {
+  if (validity_.empty()) validity_.assign(static_cast<size_t>(size_), 1);
+  return validity_.data();
+}
+
+void Vector::DropValidityIfAllValid() {
+  if (!validity_.empty() && CountNulls() == 0) validity_.clear();
+}
+
+void Vector::Reserve(int64_t capacity) {
+  if (capacity <= 0) return;
+  int w = type_->SlotWidth();
+  values_.Reserve(static_cast<size_t>(capacity + (type_->HasOffsets() ? 1 : 0)) * w);
+}
+
+void Vector::Resize(int64_t n) {
+  int w = type_->SlotWidth();
+  if (type_->HasOffsets() || type_->id() == TypeId::kStruct) {
+    size_ = n;  // misuse guard: only meaningful for fixed-width types
+    return;
+  }
+  values_.Resize(static_cast<size_t>(n) * w);
+  if (!validity_.empty()) validity_.resize(static_cast<size_t>(n), 1);
+  size_ = n;
+}
+
+void Vector::AppendNull() { AppendNulls(1); }
+
+void Vector::AppendNulls(int64_t n) {
+  if (n <= 0) return;
+  MutableValidity();
+  validity_.resize(static_cast<size_t>(size_ + n), 0);
+  switch (type_->id()) {
+    case TypeId::kStruct:
+      for (auto& c : children_) c->AppendNulls(n);
+      break;
+    case TypeId::kNull: break;
+    default:
+      if (type_->HasOffsets()) {
+        int64_t last = offsets()[size_];
+        for (int64_t i = 0; i < n; ++i) values_.Push(last);
+      } else {
+        size_t w = type_->SlotWidth();
+        size_t old = values_.size();
+        values_.ResizeZeroed(old + w * n);
+      }
+  }
+  size_ += n;
+}
+
+void Vector::AppendString(std::string_view s) {
+  bytes_.Append(s.data(), s.size());
+  values_.Push<int64_t>(static_cast<int64_t>(bytes_.size()));
+  if (!validity_.empty()) validity_.push_back(1);
+  ++size_;
+}
+
+void Vector::AppendListEnd() {
+  values_.Push<int64_t>(children_[0]->size());
+  if (!validity_.empty()) validity_.push_back(1);
+  ++size_;
+}
+
+void Vector::AppendStructRow() {
+  if (!validity_.empty()) validity_.push_back(1);
+  ++size_;
+}
+
+void Vector::AppendFrom(const Vector& o, int64_t offset, int64_t length) {
+  if (length <= 0) return;
+  if (!o.validity_.empty() || !validity_.empty()) {
+    MutableValidity();
+    if (o.validity_.empty()) {
+      validity_.resize(static_cast<size_t>(size_ + length), 1);
+    } else {
+      validity_.insert(validity_.end(), o.validity_.begin() + offset,
+                       o.validity_.begin() + offset + length);
+    }
+  }
+  switch (type_->id()) {
+    case TypeId::kNull: break;
+    case TypeId::kStruct:
+      for (size_t c = 0; c < children_.size(); ++c) children_[c]->AppendFrom(*o.children_[c], offset, length);
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kList:
+    case TypeId::kMap: {
+      const int64_t* src = o.offsets();
+      int64_t begin = src[offset], end = src[offset + length];
+      int64_t base = type_->IsStringLike() ? static_cast<int64_t>(bytes_.size()) : children_[0]->size();
+      size_t old = values_.size();
+      values_.Resize(old + sizeof(int64_t) * length);
+      int64_t* dst = reinterpret_cast<int64_t*>(values_.data() + old);
+      for (int64_t i = 0; i < length; ++i) dst[i] = src[offset + i + 1] - begin + base;
+      if (type_->IsStringLike()) {
+        bytes_.Append(o.bytes_.data() + begin, static_cast<size_t>(end - begin));
+      } else {
+        children_[0]->AppendFrom(*o.children_[0], begin, end - begin);
+      }
+      break;
+    }
+    default: {
+      size_t w = type_->SlotWidth();
+      values_.Append(o.values_.data() + offset * w, length * w);
+    }
+  }
+  size_ += length;
+}
+
+void Vector::Clear() {
+  size_ = 0;
+  validity_.clear();
+  values_.Clear();
+  bytes_.Clear();
+  if (type_->HasOffsets()) values_.Push<int64_t>(0);
+  for (auto& c : children_) c->Clear();
+}
+
+VectorPtr Vector::Slice(int64_t offset, int64_t length) const {
+  auto out = Make(type_, length);
+  out->AppendFrom(*this, offset, length);
+  return out;
+}
+
+namespace {
+
+template <typename Index>
+void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
+  const TypePtr& type = v.type();
+  const bool any_null_index = std::is_signed_v<Index>;
+  bool nulls = v.MayHaveNulls();
+  if (!nulls && any_null_index) {
+    for (int64_t i = 0; i < n && !nulls; ++i) nulls = sel[i] < 0;
+  }
+  if (nulls) {
+    std::vector<uint8_t>& val = out->validity();
+    val.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) val[i] = (sel[i] >= 0 && v.IsValid(sel[i])) ? 1 : 0;
+  }
+  switch (type->id()) {
+    case TypeId::kNull: break;
+    case TypeId::kStruct:
+      for (size_t c = 0; c < v.children().size(); ++c) {
+        auto child = std::make_shared<Vector>(v.child(c)->type());
+        GatherInto(*v.child(c), sel, n, child.get());
+        out->children()[c] = child;
+      }
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      const int64_t* src = v.offsets();
+      size_t total = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (sel[i] >= 0) total += static_cast<size_t>(src[sel[i] + 1] - src[sel[i]]);
+      }
+      out->values().Resize(sizeof(int64_t) * (n + 1));
+      out->bytes().Resize(total);
+      int64_t* dst = out->offsets();
+      uint8_t* chars = out->bytes().data();
+      int64_t pos = 0;
+      dst[0] = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (sel[i] >= 0) {
+          int64_t len = src[sel[i] + 1] - src[sel[i]];
+          if (len) std::memcpy(chars + pos, v.bytes().data() + src[sel[i]], static_cast<size_t>(len));
+          pos += len;
+        }
+        dst[i + 1] = pos;
+      }
+      break;
+    }
+    case TypeId::kList:
+    case TypeId::kMap: {
+      const int64_t* src = v.offsets();
+      std::vector<int64_t> child_sel;
+      out->values().Resize(sizeof(int64_t) * (n + 1));
+      int64_t* dst = out->offsets();
+      dst[0] = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (sel[i] >= 0) {
+          for (int64_t j = src[sel[i]]; j < src[sel[i] + 1]; ++j) child_sel.push_back(j);
+        }
+        dst[i + 1] = static_cast<int64_t>(child_sel.size());
+      }
+      auto child = std::make_shared<Vector>(v.child(0)->type());
+      GatherInto(*v.child(0), child_sel.data(), static_cast<int64_t>(child_sel.size()), child.get());
+      out->children()[0] = child;
+      break;
+    }
+    default: {
+      int w = type->SlotWidth();
+      out->values().Resize(static_cast<size_t>(n) * w);
+      uint8_t* dst = out->values().data();
+      const uint8_t* src = v.values().data();
+      auto copy = [&](auto tag) {
+        using T = decltype(tag);
+        T* d = reinterpret_cast<T*>(dst);
+        const T* s = reinterpret_cast<const T*>(src);
+        for (int64_t i = 0; i < n; ++i) d[i] = sel[i] >= 0 ? s[sel[i]] : T{};
+      };
+      switch (w) {
+        case 1: copy(uint8_t{}); break;
+        case 2: copy(uint16_t{}); break;
+        case 4: copy(uint32_t{}); break;
+        case 8: copy(uint64_t{}); break;
+        default: copy(int128_t{}); break;
+      }
+    }
+  }
+  out->SetLength(n);
+}
+
+}  // namespace
+
+VectorPtr Gather(const Vector& v, const uint32_t* sel, int64_t n) {
+  std::vector<int64_t> idx(sel, sel + n);
+  return GatherOrNull(v, idx.data(), n);
+}
+
+VectorPtr GatherOrNull(const Vector& v, const int64_t* sel, int64_t n) {
+  auto out = std::make_shared<Vector>(v.type());
+  GatherInto(v, sel, n, out.get());
+  return out;
+}
+
+VectorPtr Concat(const std::vector<VectorPtr>& parts) {
+  if (parts.empty()) return nullptr;
+  int64_t total = 0;
+  for (const auto& p : parts) total += p->size();
+  auto out = Vector::Make(parts[0]->type(), total);
+  for (const auto& p : parts) out->AppendFrom(*p, 0, p->size());
+  return out;
+}
+
+BatchPtr GatherBatch(const RecordBatch& b, const uint32_t* sel, int64_t n) {
+  auto out = std::make_shared<RecordBatch>();
+  out->schema = b.schema;
+  out->num_rows = n;
+  for (const auto& c : b.columns) out->columns.push_back(Gather(*c, sel, n));
+  return out;
+}
+
+BatchPtr SliceBatch(const RecordBatch& b, int64_t offset, int64_t length) {
+  auto out = std::make_shared<RecordBatch>();
+  out->schema = b.schema;
+  out->num_rows = length;
+  for (const auto& c : b.columns) out->columns.push_back(c->Slice(offset, length));
+  return out;
+}
+
+}  // namespace shoal::columnar

@@ -1,0 +1,119 @@
+#include "columnar/vector.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "columnar/datetime.h"
+#include "columnar/decimal.h"
+#include "columnar/value.h"
+#include "columnar/value_text.h"
+
+namespace shoal::columnar {
+namespace {
+
+std::string Json(const Vector& v, int64_t i) {
+  std::string s;
+  AppendJson(v, i, &s);
+  return s;
+}
+
+TEST(Vector, AppendAndGatherStringsWithNulls) {
+  auto v = Vector::Make(String());
+  v->AppendString("a");
+  v->AppendNull();
+  v->AppendString("ccc");
+  uint32_t sel[] = {2, 1, 0, 2};
+  auto g = Gather(*v, sel, 4);
+  ASSERT_EQ(g->size(), 4);
+  EXPECT_EQ(g->GetString(0), "ccc");
+  EXPECT_TRUE(g->IsNull(1));
+  EXPECT_EQ(g->GetString(2), "a");
+  EXPECT_EQ(g->GetString(3), "ccc");
+}
+
+TEST(Vector, NestedListOfStructRoundTripsThroughValues) {
+  auto t = List(Struct({{"a", Int32()}, {"b", String()}}));
+  auto v = Vector::Make(t);
+  Value row = Value::Nested(t, {Value::Nested(t->element(), {Value::Int32(1), Value::String("x")}),
+                                Value::Nested(t->element(), {Value::Null(Int32()), Value::String("y")})});
+  row.AppendTo(v.get());
+  v->AppendNull();
+  row.AppendTo(v.get());
+  EXPECT_EQ(Json(*v, 0), R"([{"a":1,"b":"x"},{"a":null,"b":"y"}])");
+  EXPECT_EQ(Json(*v, 1), "null");
+  EXPECT_EQ(Value::FromVector(*v, 2), row);
+  int64_t sel[] = {2, -1, 0};
+  auto g = GatherOrNull(*v, sel, 3);
+  EXPECT_EQ(Json(*g, 0), Json(*v, 0));
+  EXPECT_EQ(Json(*g, 1), "null");
+  EXPECT_EQ(TextOf(*g, 2), "[{'a': 1, 'b': 'x'}, {'a': NULL, 'b': 'y'}]");
+}
+
+TEST(Vector, MapJsonIsArrayOfKeyValueObjects) {
+  auto t = Map(String(), Int64());
+  auto v = Vector::Make(t);
+  Value::Nested(t, {Value::Nested(t->element(), {Value::String("k"), Value::Int64(7)})}).AppendTo(v.get());
+  EXPECT_EQ(Json(*v, 0), R"([{"key":"k","value":7}])");
+  EXPECT_EQ(TextOf(*v, 0), "{k=7}");
+}
+
+TEST(Vector, AppendFromRebasesOffsets) {
+  auto a = Vector::Make(String());
+  a->AppendString("xy");
+  auto b = Vector::Make(String());
+  b->AppendString("1");
+  b->AppendString("22");
+  a->AppendFrom(*b, 1, 1);
+  EXPECT_EQ(a->GetString(1), "22");
+  auto c = Concat({a, b});
+  EXPECT_EQ(c->size(), 4);
+  EXPECT_EQ(c->GetString(3), "22");
+}
+
+TEST(Vector, BroadcastFixedAndString) {
+  auto v = Value::Int64(5).Broadcast(3);
+  EXPECT_EQ(v->size(), 3);
+  EXPECT_EQ(v->Get<int64_t>(2), 5);
+  auto s = Value::String("ab").Broadcast(2);
+  EXPECT_EQ(s->GetString(1), "ab");
+}
+
+TEST(ValueText, FloatsAndSpecials) {
+  EXPECT_EQ(FormatDouble(10.1), "10.1");
+  EXPECT_EQ(FormatDouble(static_cast<double>(1.1f)), "1.100000023841858");
+  EXPECT_EQ(FormatDouble(std::nan("")), "NaN");
+  auto v = Vector::Make(Float64());
+  v->Append(-std::numeric_limits<double>::infinity());
+  EXPECT_EQ(Json(*v, 0), "\"-Infinity\"");
+}
+
+TEST(Decimal, FormatAndParseExactly) {
+  EXPECT_EQ(FormatDecimal(12345, 2), "123.45");
+  EXPECT_EQ(FormatDecimal(-5, 2), "-0.05");
+  EXPECT_EQ(FormatDecimal(0, 3), "0.000");
+  EXPECT_EQ(*ParseDecimal("123.45", 5, 2), 12345);
+  EXPECT_EQ(*ParseDecimal("-0.055", 5, 2), -6);  // half away from zero
+  EXPECT_EQ(*ParseDecimal("1e2", 5, 0), 100);
+  EXPECT_FALSE(ParseDecimal("1000", 3, 0).has_value());
+  EXPECT_FALSE(ParseDecimal("1x", 3, 0).has_value());
+  EXPECT_EQ(Int128ToString(Pow10(38) - 1), std::string(38, '9'));
+}
+
+TEST(DateTime, CivilRoundTripAndFormats) {
+  for (int64_t d = -800000; d < 800000; d += 97) {
+    CivilDate c = CivilFromDays(d);
+    ASSERT_EQ(DaysFromCivil(c.year, c.month, c.day), d);
+  }
+  EXPECT_EQ(FormatDate(0), "1970-01-01");
+  EXPECT_EQ(FormatTimestamp(-1), "1969-12-31 23:59:59.999999");
+  EXPECT_EQ(FormatTimestamp(1500000), "1970-01-01 00:00:01.5");
+  EXPECT_EQ(*ParseDate("2024-02-29"), DaysFromCivil(2024, 2, 29));
+  EXPECT_FALSE(ParseDate("2023-02-29").has_value());
+  EXPECT_EQ(*ParseTimestamp("1970-01-01T00:00:01.5Z"), 1500000);
+  EXPECT_EQ(*ParseTimestamp("1970-01-01 01:00:00+01:00"), 0);
+}
+
+}  // namespace
+}  // namespace shoal::columnar

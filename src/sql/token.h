@@ -1,0 +1,40 @@
+// Token: one lexical unit of SQL text, produced by the lexer and consumed by the parser.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace shoal::sql {
+
+enum class TokenType : uint8_t {
+  kWord,              // bare identifier or keyword, text as written (keywords match case-insensitively)
+  kQuotedIdentifier,  // "double quoted" or `backticked`; text is the unescaped name
+  kString,            // 'single quoted'; text is the unescaped contents
+  kInteger,           // digits only, any length
+  kDecimal,           // digits with a '.', no exponent (exact)
+  kFloat,             // number with an exponent (1e3, 1.5E-2)
+  kOperator,          // punctuation or operator: ( ) [ ] { } , ; . : :: + - * / % = == => <> != < <= > >= ||
+  kEnd,               // end of input (always the last token)
+};
+
+// Thread-safety: a value; safe to copy between threads.
+struct Token {
+  TokenType type = TokenType::kEnd;
+  std::string text;     // see TokenType for what it holds
+  size_t offset = 0;    // byte offset of the token's first character in the source text
+  size_t length = 0;    // byte length of the token in the source text (quotes included)
+
+  bool IsOperator(std::string_view op) const { return type == TokenType::kOperator && text == op; }
+  // True for a bare word equal to `keyword` ignoring ASCII case; `keyword` must be upper case.
+  bool IsKeyword(std::string_view keyword) const;
+};
+
+// Returns true for words that cannot be used unquoted as a column name or an implicit alias.
+bool IsReservedKeyword(std::string_view word);
+
+// Returns true when `a` equals upper-case `upper` ignoring ASCII case.
+bool EqualsIgnoreCase(std::string_view a, std::string_view upper);
+
+}  // namespace shoal::sql
