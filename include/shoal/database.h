@@ -1,0 +1,133 @@
+// shoal's embedding API: open a warehouse (a directory whose subdirectories are Delta tables),
+// connect, run SQL, read results.
+//
+//   auto db = shoal::Database::Open("/data/warehouse").ValueOrDie();
+//   auto con = db->Connect();
+//   auto r = con->Query("SELECT count(*) FROM events WHERE day = DATE '2024-01-01'");
+//   if (!r.ok()) std::cerr << r.status().ToString() << "\n";
+//
+// Thread-safety: Database is thread-safe; a Connection is used by one thread at a time (open
+// one per thread). Many Databases, in many processes, may write the same tables concurrently.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shoal/status.h"
+
+namespace shoal {
+
+namespace columnar {
+struct RecordBatch;
+struct Schema;
+}  // namespace columnar
+
+struct DatabaseOptions {
+  // Worker threads for scans and operators; 0 = hardware concurrency.
+  int threads = 0;
+  // Rows per vector batch flowing between operators.
+  int batch_size = 2048;
+  // Report progress of long statements to this callback (fraction 0..1); empty = none.
+  std::function<void(double fraction, const std::string& what)> progress;
+};
+
+// What a statement's scans did (the shell's --stats line); 0 where not applicable.
+struct ScanMetrics {
+  int64_t files_total = 0;
+  int64_t files_read = 0;
+  int64_t row_groups_total = 0;
+  int64_t row_groups_read = 0;
+  int64_t pages_total = 0;
+  int64_t pages_read = 0;
+  int64_t bytes_read = 0;     // bytes fetched from storage
+  int64_t rows_scanned = 0;   // rows decoded from the filter columns
+  int64_t rows_returned = 0;  // rows the statement produced
+  int64_t elapsed_ms = 0;
+
+  void Add(const ScanMetrics& o);
+  // {"files_total":…, …, "elapsed_ms":…}
+  std::string ToJson() const;
+};
+
+// The result of one statement: a schema and row batches (empty for statements without rows).
+class QueryResult {
+ public:
+  QueryResult();
+  ~QueryResult();
+  QueryResult(QueryResult&&) noexcept;
+  QueryResult& operator=(QueryResult&&) noexcept;
+
+  int num_columns() const;
+  int64_t num_rows() const;
+  const std::string& column_name(int i) const;
+  std::string column_type(int i) const;  // SQL spelling, e.g. "DECIMAL(10,2)"
+  bool IsNull(int64_t row, int col) const;
+  // Text form (as the shell's table output), "NULL" for NULL.
+  std::string GetText(int64_t row, int col) const;
+  // JSON form (as --format json/jsonl).
+  std::string GetJson(int64_t row, int col) const;
+
+  // The statement kind that produced it ("SELECT", "INSERT", "CREATE TABLE", ...).
+  const std::string& statement_type() const;
+  const ScanMetrics& metrics() const;
+
+  // Internal access for the shell and tests.
+  const std::shared_ptr<const columnar::Schema>& schema() const;
+  const std::vector<std::shared_ptr<columnar::RecordBatch>>& batches() const;
+  struct Impl;
+  explicit QueryResult(std::unique_ptr<Impl> impl);
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  int64_t RowBatch(int64_t* row) const;
+};
+
+class Connection;
+
+class Database {
+ public:
+  // Opens (creating if absent) the warehouse directory.
+  static Result<std::unique_ptr<Database>> Open(const std::string& warehouse_dir,
+                                                DatabaseOptions options = {});
+  ~Database();
+  std::unique_ptr<Connection> Connect();
+  const std::string& warehouse_dir() const;
+  const DatabaseOptions& options() const;
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  explicit Database(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+class Connection {
+ public:
+  ~Connection();
+  // Runs one or more ';'-separated statements; returns the last statement's result. Stops at
+  // the first failing statement.
+  Result<QueryResult> Query(std::string_view sql);
+  // Runs statements one at a time, calling `on_result` after each; stops at the first error.
+  Status Execute(std::string_view sql,
+                 const std::function<Status(const std::string& statement, QueryResult&)>& on_result);
+  // Requests cancellation of the running statement (from another thread).
+  void Interrupt();
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+  explicit Connection(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// "shoal 0.1.0"
+const char* Version();
+
+}  // namespace shoal

@@ -1,0 +1,29 @@
+// The data behind a shoal::QueryResult: schema, batches, statement kind, scan metrics.
+//
+// Thread-safety: built by one thread, then read-only.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "columnar/vector.h"
+#include "shoal/database.h"
+
+namespace shoal {
+
+struct QueryResult::Impl {
+  std::shared_ptr<const columnar::Schema> schema = std::make_shared<columnar::Schema>();
+  std::vector<std::shared_ptr<columnar::RecordBatch>> batches;
+  std::string statement_type;
+  ScanMetrics metrics;
+  // Prefix sums of batch row counts, built lazily for random row access.
+  mutable std::vector<int64_t> batch_starts;
+};
+
+// Builds a result from a schema and batches (batches may be empty).
+QueryResult MakeQueryResult(std::shared_ptr<const columnar::Schema> schema,
+                            std::vector<std::shared_ptr<columnar::RecordBatch>> batches,
+                            std::string statement_type, ScanMetrics metrics = {});
+
+}  // namespace shoal
