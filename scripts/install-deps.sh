@@ -9,8 +9,10 @@ PACKAGES=(
   zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev
   libroaring-dev libxxhash-dev nlohmann-json3-dev libfmt-dev libcli11-dev libreadline-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nodejs npm
 )
+# Node.js runs the DuckDB oracle; use the machine's own when present (it may not be Debian's).
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

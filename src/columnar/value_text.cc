@@ -13,7 +13,9 @@ std::string FormatDouble(double d) {
   if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, d);
-  return std::string(buf, r.ptr);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
 }
 
 std::string FormatFloat(float f) {
@@ -21,7 +23,9 @@ std::string FormatFloat(float f) {
   if (std::isinf(f)) return f > 0 ? "Infinity" : "-Infinity";
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, f);
-  return std::string(buf, r.ptr);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
 }
 
 void AppendJsonString(std::string_view s, std::string* out) {

@@ -20,7 +20,8 @@ void AppendJson(const Vector& v, int64_t row, std::string* out);
 void AppendText(const Vector& v, int64_t row, std::string* out);
 std::string TextOf(const Vector& v, int64_t row);
 
-// Shortest text that reads back to the same double ("1.5", "1e+300", "NaN", "Infinity").
+// Shortest text that reads back to the same double, with ".0" on integral values as DuckDB
+// prints them ("1.5", "2.0", "1e+300", "NaN", "Infinity").
 std::string FormatDouble(double d);
 // Shortest text that reads back to the same float.
 std::string FormatFloat(float f);
