@@ -56,7 +56,7 @@ std::string EscapeBinary(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
+    if (c >= 0x20 && c < 0x7f && c != '\'' && c != '"') {
       out.push_back(static_cast<char>(c));
     } else {
       char buf[8];

@@ -27,7 +27,7 @@ std::string FormatDouble(double d);
 std::string FormatFloat(float f);
 // JSON string literal with quotes and escapes.
 void AppendJsonString(std::string_view s, std::string* out);
-// Bytes with non-printable ones (and '\') as \xNN.
+// Bytes with non-printable ones and quotes as \xNN (DuckDB's BLOB text form; '\' stays).
 std::string EscapeBinary(std::string_view s);
 
 }  // namespace shoal::columnar

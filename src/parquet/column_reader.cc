@@ -1,0 +1,384 @@
+#include "parquet/column_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "parquet/bit_unpack.h"
+
+namespace shoal::parquet {
+
+using columnar::Vector;
+
+void LeafLevels::Clear() {
+  def.clear();
+  rep.clear();
+  if (values) values->Clear();
+  num_entries = 0;
+}
+
+namespace {
+
+// Deprecated BIT_PACKED levels: n values of bit_width bits, most significant bit first.
+Status DecodeBitPackedLevels(const uint8_t* data, int64_t size, int bit_width, int64_t n, std::vector<uint16_t>* out,
+                             int64_t* consumed) {
+  int64_t bytes = (n * bit_width + 7) / 8;
+  if (bytes > size) return Status::Corruption("BIT_PACKED levels extend past the page");
+  out->resize(static_cast<size_t>(n));
+  int64_t bit = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t v = 0;
+    for (int b = 0; b < bit_width; ++b, ++bit) {
+      v = (v << 1) | ((data[bit >> 3] >> (7 - (bit & 7))) & 1);
+    }
+    (*out)[i] = static_cast<uint16_t>(v);
+  }
+  *consumed = bytes;
+  return Status::OK();
+}
+
+template <int W>
+void SpreadFixed(uint8_t* d, const uint8_t* valid, int64_t s, int64_t k, int64_t m) {
+  int64_t j = m - 1;
+  for (int64_t i = k - 1; i >= 0 && j < i; --i) {
+    if (valid[i]) {
+      std::memmove(d + (s + i) * W, d + (s + j) * W, W);
+      --j;
+    } else {
+      std::memset(d + (s + i) * W, 0, W);
+    }
+  }
+}
+
+// Turns the m dense values appended at row s into k rows with NULLs where valid[i] == 0.
+void Spread(Vector* out, int64_t s, int64_t k, int64_t m, const uint8_t* valid) {
+  const columnar::DataType& t = *out->type();
+  if (t.HasOffsets()) {
+    out->values().Resize(static_cast<size_t>(s + k + 1) * sizeof(int64_t));
+    int64_t* off = out->offsets();
+    int64_t j = m - 1;
+    for (int64_t i = k - 1; i >= 0; --i) {
+      off[s + i + 1] = off[s + j + 1];
+      if (valid[i]) --j;
+    }
+  } else {
+    int w = t.SlotWidth();
+    out->values().Resize(static_cast<size_t>(s + k) * w);
+    uint8_t* d = out->values().data();
+    switch (w) {
+      case 1: SpreadFixed<1>(d, valid, s, k, m); break;
+      case 2: SpreadFixed<2>(d, valid, s, k, m); break;
+      case 4: SpreadFixed<4>(d, valid, s, k, m); break;
+      case 8: SpreadFixed<8>(d, valid, s, k, m); break;
+      case 16: SpreadFixed<16>(d, valid, s, k, m); break;
+      default: break;
+    }
+  }
+  out->SetLength(s + k);
+}
+
+}  // namespace
+
+ColumnChunkReader::ColumnChunkReader(const LeafColumn* leaf, std::unique_ptr<PageReader> pages, int64_t num_rows,
+                                     std::string path, ReadStats* stats)
+    : leaf_(leaf), pages_(std::move(pages)), num_rows_(num_rows), path_(std::move(path)), stats_(stats), values_(leaf) {}
+
+Status ColumnChunkReader::Corrupt(const std::string& what) const {
+  return Status::Corruption(path_ + ": column '" + leaf_->dotted_path + "': " + what);
+}
+
+Status ColumnChunkReader::Wrap(const Status& st) const {
+  if (st.ok() || st.message().rfind(path_, 0) == 0) return st;
+  if (st.message().find("column '") != std::string::npos) return Status(st.code(), path_ + ": " + st.message());
+  return Status(st.code(), path_ + ": column '" + leaf_->dotted_path + "': " + st.message());
+}
+
+Result<bool> ColumnChunkReader::NextDataPage() {
+  while (true) {
+    Page page;
+    ASSIGN_OR_RETURN(bool have, pages_->Next(&page));
+    if (!have) return false;
+    const PageHeader& h = page.header;
+    if (h.type == PageType::kDictionaryPage) {
+      if (!h.dictionary_page_header) return Corrupt("dictionary page without its header");
+      if (seen_data_page_ || values_.has_dictionary()) return Corrupt("dictionary page after the first page");
+      RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
+      RETURN_NOT_OK(Wrap(values_.SetDictionary(page_buf_.data(), static_cast<int64_t>(page_buf_.size()),
+                                               h.dictionary_page_header->num_values)));
+      if (stats_) stats_->pages_read++;
+      continue;
+    }
+    int64_t num_values;
+    Encoding enc;
+    if (h.type == PageType::kDataPage) {
+      if (!h.data_page_header) return Corrupt("data page without its header");
+      num_values = h.data_page_header->num_values;
+      enc = h.data_page_header->encoding;
+    } else if (h.type == PageType::kDataPageV2) {
+      if (!h.data_page_header_v2) return Corrupt("data page v2 without its header");
+      num_values = h.data_page_header_v2->num_values;
+      enc = h.data_page_header_v2->encoding;
+      int64_t nulls = h.data_page_header_v2->num_nulls;
+      if (nulls < 0 || nulls > num_values) return Corrupt("data page v2 has invalid num_nulls");
+    } else {
+      continue;  // index pages and unknown page types carry no values
+    }
+    seen_data_page_ = true;
+    if (num_values < 0) return Corrupt("negative num_values in a data page");
+    if (num_values == 0) continue;
+    RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
+    const uint8_t* p = page_buf_.data();
+    int64_t size = static_cast<int64_t>(page_buf_.size());
+    int rep_bw = BitWidthOf(leaf_->max_rep), def_bw = BitWidthOf(leaf_->max_def);
+    int64_t value_count = num_values;
+    def_bit_packed_ = rep_bit_packed_ = false;
+    if (h.type == PageType::kDataPage) {
+      const DataPageHeader& d = *h.data_page_header;
+      auto levels = [&](Encoding le, RleBitPackedDecoder* dec, int bw, bool* bp, std::vector<uint16_t>* bpv,
+                        int64_t* bp_pos) -> Status {
+        int64_t consumed = 0;
+        if (le == Encoding::kBitPacked) {
+          *bp = true;
+          *bp_pos = 0;
+          RETURN_NOT_OK(Wrap(DecodeBitPackedLevels(p, size, bw, num_values, bpv, &consumed)));
+        } else if (le == Encoding::kRle) {
+          RETURN_NOT_OK(Wrap(dec->ResetWithLengthPrefix(p, size, bw, &consumed)));
+        } else {
+          return Status::NotSupported(path_ + ": column '" + leaf_->dotted_path + "': level encoding " +
+                                      EncodingName(le) + " is not supported");
+        }
+        if (consumed > size) return Corrupt("levels extend past the page");
+        p += consumed;
+        size -= consumed;
+        return Status::OK();
+      };
+      if (leaf_->max_rep > 0) {
+        RETURN_NOT_OK(levels(d.repetition_level_encoding, &rep_dec_, rep_bw, &rep_bit_packed_, &bp_rep_, &bp_rep_pos_));
+      }
+      if (leaf_->max_def > 0) {
+        RETURN_NOT_OK(levels(d.definition_level_encoding, &def_dec_, def_bw, &def_bit_packed_, &bp_def_, &bp_def_pos_));
+      }
+    } else {
+      const DataPageHeaderV2& d = *h.data_page_header_v2;
+      int64_t rl = d.repetition_levels_byte_length, dl = d.definition_levels_byte_length;
+      if (rl + dl > size) return Corrupt("v2 page levels extend past the page");
+      if (leaf_->max_rep > 0) RETURN_NOT_OK(Wrap(rep_dec_.Reset(p, rl, rep_bw)));
+      p += rl;
+      if (leaf_->max_def > 0) RETURN_NOT_OK(Wrap(def_dec_.Reset(p, dl, def_bw)));
+      p += dl;
+      size -= rl + dl;
+      value_count = num_values - d.num_nulls;
+    }
+    RETURN_NOT_OK(Wrap(values_.Reset(enc, p, size, value_count)));
+    page_left_ = num_values;
+    current_page_index_ = page.page_index;
+    pend_def_.clear();
+    pend_rep_.clear();
+    pend_pos_ = 0;
+    if (stats_) stats_->pages_read++;
+    return true;
+  }
+}
+
+Result<bool> ColumnChunkReader::EnsurePage() {
+  if (page_left_ > 0) return true;
+  return NextDataPage();
+}
+
+Status ColumnChunkReader::DecodeLevels(RleBitPackedDecoder* dec, bool bit_packed, int max_level, int64_t n,
+                                       uint16_t* out, const char* what) {
+  if (bit_packed) {
+    std::vector<uint16_t>& v = dec == &def_dec_ ? bp_def_ : bp_rep_;
+    int64_t& pos = dec == &def_dec_ ? bp_def_pos_ : bp_rep_pos_;
+    if (pos + n > static_cast<int64_t>(v.size())) return Corrupt(std::string("page ends before its ") + what + " levels");
+    std::memcpy(out, v.data() + pos, static_cast<size_t>(n) * sizeof(uint16_t));
+    pos += n;
+  } else {
+    Result<int64_t> got = dec->GetBatch(out, n);
+    if (!got.ok()) return Corrupt(got.status().message());
+    if (*got != n) {
+      return Corrupt(std::string("page has fewer ") + what + " levels (" + std::to_string(*got) +
+                     ") than its values (" + std::to_string(n) + ")");
+    }
+  }
+  uint16_t mx = 0;
+  for (int64_t i = 0; i < n; ++i) mx = std::max(mx, out[i]);
+  if (mx > max_level) {
+    return Corrupt(std::string(what) + " level " + std::to_string(mx) + " exceeds the maximum " +
+                   std::to_string(max_level));
+  }
+  return Status::OK();
+}
+
+Result<int64_t> ColumnChunkReader::ReadBatch(int64_t max_rows, Vector* out) {
+  if (leaf_->max_rep > 0) return Status::Internal("ReadBatch on a repeated column; use ReadRecords");
+  int64_t done = 0;
+  const int max_def = leaf_->max_def;
+  while (done < max_rows) {
+    ASSIGN_OR_RETURN(bool have, EnsurePage());
+    if (!have) break;
+    int64_t k = std::min(max_rows - done, page_left_);
+    int64_t s = out->size();
+    if (max_def == 0) {
+      RETURN_NOT_OK(Wrap(values_.Decode(k, out)));
+      if (!out->validity().empty()) out->validity().resize(static_cast<size_t>(s + k), 1);
+    } else {
+      scratch_def_.resize(static_cast<size_t>(k));
+      RETURN_NOT_OK(DecodeLevels(&def_dec_, def_bit_packed_, max_def, k, scratch_def_.data(), "definition"));
+      // Turn levels into validity bytes in place of the output's validity.
+      int64_t m = 0;
+      for (int64_t i = 0; i < k; ++i) m += scratch_def_[i] == max_def;
+      RETURN_NOT_OK(Wrap(values_.Decode(m, out)));
+      if (m == k) {
+        if (!out->validity().empty()) out->validity().resize(static_cast<size_t>(s + k), 1);
+      } else {
+        std::vector<uint8_t>& val = out->validity();
+        if (val.empty()) val.assign(static_cast<size_t>(s), 1);
+        val.resize(static_cast<size_t>(s + k));
+        uint8_t* v = val.data() + s;
+        for (int64_t i = 0; i < k; ++i) v[i] = scratch_def_[i] == max_def;
+        Spread(out, s, k, m, v);
+      }
+    }
+    page_left_ -= k;
+    done += k;
+  }
+  rows_consumed_ += done;
+  return done;
+}
+
+Status ColumnChunkReader::FillPending(int64_t want) {
+  if (pend_pos_ > 0) {
+    pend_def_.erase(pend_def_.begin(), pend_def_.begin() + static_cast<int64_t>(pend_pos_));
+    if (!pend_rep_.empty()) pend_rep_.erase(pend_rep_.begin(), pend_rep_.begin() + static_cast<int64_t>(pend_pos_));
+    pend_pos_ = 0;
+  }
+  int64_t k = std::min(want, page_left_);
+  size_t base = pend_def_.size();
+  pend_def_.resize(base + k);
+  if (leaf_->max_def > 0) {
+    RETURN_NOT_OK(DecodeLevels(&def_dec_, def_bit_packed_, leaf_->max_def, k, pend_def_.data() + base, "definition"));
+  } else {
+    std::fill(pend_def_.begin() + base, pend_def_.end(), 0);
+  }
+  if (leaf_->max_rep > 0) {
+    pend_rep_.resize(base + k);
+    RETURN_NOT_OK(DecodeLevels(&rep_dec_, rep_bit_packed_, leaf_->max_rep, k, pend_rep_.data() + base, "repetition"));
+  }
+  page_left_ -= k;
+  return Status::OK();
+}
+
+Result<int64_t> ColumnChunkReader::ReadRecords(int64_t max_records, LeafLevels* out) {
+  if (!out->values) out->values = Vector::Make(leaf_->type);
+  int64_t records = 0;
+  const int max_def = leaf_->max_def;
+  const bool repeated = leaf_->max_rep > 0;
+  bool first = true;
+  while (max_records > 0) {
+    if (pend_pos_ >= pend_def_.size()) {
+      if (page_left_ == 0) {
+        ASSIGN_OR_RETURN(bool have, NextDataPage());
+        if (!have) break;
+      }
+      RETURN_NOT_OK(FillPending(4096));
+    }
+    size_t i = pend_pos_, end = pend_def_.size();
+    bool stopped = false;
+    if (!repeated) {
+      size_t take = std::min<size_t>(end - i, static_cast<size_t>(max_records - records));
+      records += static_cast<int64_t>(take);
+      i += take;
+      stopped = records == max_records;
+    } else {
+      const uint16_t* rep = pend_rep_.data();
+      if (first && rows_consumed_ == 0 && rep[i] != 0) return Corrupt("repetition levels start inside a record");
+      for (; i < end; ++i) {
+        if (rep[i] == 0) {
+          if (records == max_records) {
+            stopped = true;
+            break;
+          }
+          ++records;
+        }
+      }
+    }
+    first = false;
+    size_t n = i - pend_pos_;
+    if (max_def > 0) out->def.insert(out->def.end(), pend_def_.begin() + pend_pos_, pend_def_.begin() + i);
+    if (repeated) out->rep.insert(out->rep.end(), pend_rep_.begin() + pend_pos_, pend_rep_.begin() + i);
+    int64_t defined = 0;
+    if (max_def == 0) {
+      defined = static_cast<int64_t>(n);
+    } else {
+      for (size_t j = pend_pos_; j < i; ++j) defined += pend_def_[j] == max_def;
+    }
+    RETURN_NOT_OK(Wrap(values_.Decode(defined, out->values.get())));
+    out->num_entries += static_cast<int64_t>(n);
+    pend_pos_ = i;
+    if (stopped) break;
+  }
+  rows_consumed_ += records;
+  return records;
+}
+
+Status ColumnChunkReader::SkipRows(int64_t n) {
+  if (n <= 0) return Status::OK();
+  int64_t target = rows_consumed_ + n;
+  const bool repeated = leaf_->max_rep > 0;
+  if (pages_->has_offset_index()) {
+    ASSIGN_OR_RETURN(bool have, EnsurePage());  // loads the dictionary before any jump
+    const auto& locs = pages_->offset_index()->page_locations;
+    if (have && current_page_index_ >= 0) {
+      int p = current_page_index_;
+      while (p + 1 < static_cast<int>(locs.size()) && locs[p + 1].first_row_index <= target) ++p;
+      if (p > current_page_index_) {
+        if (stats_) stats_->pages_skipped += p - current_page_index_ - 1;
+        RETURN_NOT_OK(pages_->SeekToPage(p));
+        page_left_ = 0;
+        pend_def_.clear();
+        pend_rep_.clear();
+        pend_pos_ = 0;
+        rows_consumed_ = locs[p].first_row_index;
+        if (rows_consumed_ == target) return Status::OK();
+      }
+    }
+  }
+  if (repeated) {
+    LeafLevels discard;
+    int64_t left = target - rows_consumed_;
+    while (left > 0) {
+      discard.Clear();
+      ASSIGN_OR_RETURN(int64_t got, ReadRecords(std::min<int64_t>(left, 4096), &discard));
+      if (got == 0) return Corrupt("cannot skip past the end of the column chunk");
+      left -= got;
+    }
+    return Status::OK();
+  }
+  int64_t left = target - rows_consumed_;
+  while (left > 0) {
+    ASSIGN_OR_RETURN(bool have, EnsurePage());
+    if (!have) return Corrupt("cannot skip past the end of the column chunk");
+    int64_t k = std::min(left, page_left_);
+    int64_t defined = k;
+    if (leaf_->max_def > 0) {
+      if (def_bit_packed_) {
+        scratch_def_.resize(static_cast<size_t>(k));
+        RETURN_NOT_OK(DecodeLevels(&def_dec_, true, leaf_->max_def, k, scratch_def_.data(), "definition"));
+        defined = 0;
+        for (int64_t i = 0; i < k; ++i) defined += scratch_def_[i] == leaf_->max_def;
+      } else {
+        defined = 0;
+        Result<int64_t> got = def_dec_.SkipCounting(k, static_cast<uint32_t>(leaf_->max_def), &defined);
+        if (!got.ok()) return Corrupt(got.status().message());
+        if (*got != k) return Corrupt("page has fewer definition levels than its values");
+      }
+    }
+    RETURN_NOT_OK(Wrap(values_.Skip(defined)));
+    page_left_ -= k;
+    left -= k;
+    rows_consumed_ += k;
+  }
+  return Status::OK();
+}
+
+}  // namespace shoal::parquet

@@ -1,0 +1,86 @@
+// ColumnChunkReader: reads one leaf column of one row group — page by page, levels and values —
+// into column vectors, with top-level rows (records, for repeated columns) as the unit.
+// Flat columns decode straight into the output vector; nested leaves hand their levels and
+// dense values to the record assembler (record_assembler.h).
+//
+// Thread-safety: not thread-safe; one reader per leaf per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "columnar/vector.h"
+#include "parquet/page_reader.h"
+#include "parquet/rle_bit_packed.h"
+#include "parquet/schema.h"
+#include "parquet/value_decoder.h"
+
+namespace shoal::parquet {
+
+// One leaf's share of a batch of records: a level entry per value slot, and the non-null
+// values densely (entries with def == max_def, in order).
+struct LeafLevels {
+  std::vector<uint16_t> def;  // empty when max_def == 0 (every entry defined)
+  std::vector<uint16_t> rep;  // empty when max_rep == 0
+  columnar::VectorPtr values;
+  int64_t num_entries = 0;
+  void Clear();
+};
+
+class ColumnChunkReader {
+ public:
+  // `leaf` must outlive the reader; `num_rows` is the row group's row count; `path` names the
+  // file in messages.
+  ColumnChunkReader(const LeafColumn* leaf, std::unique_ptr<PageReader> pages, int64_t num_rows, std::string path,
+                    ReadStats* stats);
+
+  // Appends up to max_rows rows to `out` (of the leaf's type) with NULLs from the definition
+  // levels; for leaves without repetition only. Returns the rows appended (0 at the end).
+  Result<int64_t> ReadBatch(int64_t max_rows, columnar::Vector* out);
+  // Appends the levels and values of up to max_records whole records; returns the records.
+  Result<int64_t> ReadRecords(int64_t max_records, LeafLevels* out);
+  // Skips n rows (records): whole pages through the OffsetIndex when the reader has one,
+  // otherwise by decoding and discarding levels and values.
+  Status SkipRows(int64_t n);
+
+  const LeafColumn& leaf() const { return *leaf_; }
+  int64_t rows_consumed() const { return rows_consumed_; }
+
+ private:
+  // Loads the next data page (processing a dictionary page on the way); false at the end.
+  Result<bool> NextDataPage();
+  // Makes sure a data page with unread entries is current; false at the end of the chunk.
+  Result<bool> EnsurePage();
+  Status DecodeLevels(RleBitPackedDecoder* dec, bool bit_packed, int max_level, int64_t n, uint16_t* out,
+                      const char* what);
+  // Fills pending_ with up to `want` level entries of the current page.
+  Status FillPending(int64_t want);
+  Status Corrupt(const std::string& what) const;
+  // Prefixes an error from a decoder with the file path and column.
+  Status Wrap(const Status& st) const;
+
+  const LeafColumn* leaf_;
+  std::unique_ptr<PageReader> pages_;
+  int64_t num_rows_;
+  std::string path_;
+  ReadStats* stats_;
+  ValueDecoder values_;
+  columnar::Buffer page_buf_;
+  RleBitPackedDecoder def_dec_, rep_dec_;
+  bool def_bit_packed_ = false, rep_bit_packed_ = false;
+  // Deprecated BIT_PACKED levels: MSB-first bits, decoded whole into these when used.
+  std::vector<uint16_t> bp_def_, bp_rep_;
+  int64_t bp_def_pos_ = 0, bp_rep_pos_ = 0;
+  int64_t page_left_ = 0;      // level entries of the current page not yet decoded
+  int current_page_index_ = -1;
+  bool seen_data_page_ = false;
+  int64_t rows_consumed_ = 0;  // top-level rows delivered or skipped
+  // Decoded but unconsumed levels (repeated leaves), all from the current page.
+  std::vector<uint16_t> pend_def_, pend_rep_;
+  size_t pend_pos_ = 0;
+  std::vector<uint16_t> scratch_def_;
+};
+
+}  // namespace shoal::parquet

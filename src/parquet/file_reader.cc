@@ -1,0 +1,249 @@
+#include "parquet/file_reader.h"
+
+#include <cstring>
+
+#include "parquet/record_assembler.h"
+
+namespace shoal::parquet {
+
+using columnar::Vector;
+
+namespace {
+constexpr int64_t kMaxFooterBytes = int64_t{1} << 30;
+constexpr int64_t kMaxIndexBytes = int64_t{256} << 20;
+}  // namespace
+
+Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::shared_ptr<io::FileSystem> fs, const std::string& path,
+                                                           ReaderOptions options, ReadStats* stats) {
+  std::unique_ptr<ParquetReader> r(new ParquetReader());
+  r->fs_ = fs;
+  r->path_ = path;
+  r->options_ = options;
+  ASSIGN_OR_RETURN(r->file_, fs->OpenForRead(path));
+  int64_t size = r->file_->Size();
+  auto fail = [&](const std::string& what) { return Status::Corruption(path + ": " + what); };
+  if (size < 12) return fail("file of " + std::to_string(size) + " bytes is too small to be a Parquet file");
+  uint8_t head[4], tail[8];
+  RETURN_NOT_OK(r->file_->ReadAt(0, 4, head));
+  RETURN_NOT_OK(r->file_->ReadAt(size - 8, 8, tail));
+  if (stats) {
+    stats->bytes_read += 12;
+    stats->io_requests += 2;
+  }
+  if (std::memcmp(tail + 4, "PARE", 4) == 0) {
+    return Status::NotSupported(path + ": encrypted Parquet files are not supported");
+  }
+  if (std::memcmp(tail + 4, "PAR1", 4) != 0 || std::memcmp(head, "PAR1", 4) != 0) {
+    return fail("not a Parquet file (magic bytes missing)");
+  }
+  uint32_t footer_len = static_cast<uint32_t>(tail[0]) | (static_cast<uint32_t>(tail[1]) << 8) |
+                        (static_cast<uint32_t>(tail[2]) << 16) | (static_cast<uint32_t>(tail[3]) << 24);
+  if (footer_len == 0 || footer_len > size - 12 || footer_len > kMaxFooterBytes) {
+    return fail("footer length " + std::to_string(footer_len) + " does not fit the file size " + std::to_string(size));
+  }
+  std::string footer(footer_len, '\0');
+  RETURN_NOT_OK(r->file_->ReadAt(size - 8 - footer_len, footer_len, reinterpret_cast<uint8_t*>(footer.data())));
+  if (stats) {
+    stats->bytes_read += footer_len;
+    stats->io_requests += 1;
+  }
+  Status st = DecodeFileMetaData(footer, &r->metadata_);
+  if (!st.ok()) return fail(st.message());
+  if (r->metadata_.num_rows < 0) return fail("negative row count");
+  Result<ParquetSchema> schema = ParquetSchema::Make(r->metadata_.schema);
+  if (!schema.ok()) return Status(schema.status().code(), path + ": " + schema.status().message());
+  r->schema_ = std::move(schema).value();
+  r->columnar_schema_ = std::make_shared<columnar::Schema>(r->schema_.columnar_schema());
+  for (size_t g = 0; g < r->metadata_.row_groups.size(); ++g) {
+    const RowGroup& rg = r->metadata_.row_groups[g];
+    if (rg.num_rows < 0) return fail("row group " + std::to_string(g) + " has a negative row count");
+    if (static_cast<int>(rg.columns.size()) != r->schema_.num_leaves()) {
+      return fail("row group " + std::to_string(g) + " has " + std::to_string(rg.columns.size()) +
+                  " column chunks, the schema " + std::to_string(r->schema_.num_leaves()) + " leaf columns");
+    }
+  }
+  return r;
+}
+
+const Statistics* ParquetReader::column_statistics(int rg, int leaf) const {
+  const ColumnChunk& c = column_chunk(rg, leaf);
+  if (!c.meta_data || !c.meta_data->statistics) return nullptr;
+  return &*c.meta_data->statistics;
+}
+
+Status ParquetReader::CheckChunk(int rg, int leaf) const {
+  const ColumnChunk& c = column_chunk(rg, leaf);
+  const LeafColumn& lc = schema_.leaves()[leaf];
+  if (c.has_crypto_metadata || c.has_encrypted_column_metadata) {
+    return Status::NotSupported(path_ + ": encrypted Parquet files are not supported (column '" + lc.dotted_path + "')");
+  }
+  if (!c.meta_data) return Status::Corruption(path_ + ": column '" + lc.dotted_path + "' has no metadata");
+  if (c.file_path && !c.file_path->empty()) {
+    return Status::NotSupported(path_ + ": column '" + lc.dotted_path + "' is stored in another file");
+  }
+  if (c.meta_data->type != lc.physical) {
+    return Status::Corruption(path_ + ": column '" + lc.dotted_path + "' chunk type disagrees with the schema");
+  }
+  return Status::OK();
+}
+
+namespace {
+Result<std::string> ReadRange(const io::RandomAccessFile* f, int64_t offset, int64_t length, ReadStats* stats,
+                              const std::string& what) {
+  if (offset < 0 || length <= 0 || length > kMaxIndexBytes || offset > f->Size() || length > f->Size() - offset) {
+    return Status::Corruption(f->path() + ": " + what + " range lies outside the file");
+  }
+  std::string buf(static_cast<size_t>(length), '\0');
+  RETURN_NOT_OK(f->ReadAt(offset, length, reinterpret_cast<uint8_t*>(buf.data())));
+  if (stats) {
+    stats->bytes_read += length;
+    stats->io_requests += 1;
+  }
+  return buf;
+}
+}  // namespace
+
+Result<std::optional<ColumnIndex>> ParquetReader::ReadColumnIndex(int rg, int leaf, ReadStats* stats) const {
+  const ColumnChunk& c = column_chunk(rg, leaf);
+  if (!c.column_index_offset || !c.column_index_length) return std::optional<ColumnIndex>();
+  ASSIGN_OR_RETURN(std::string buf, ReadRange(file_.get(), *c.column_index_offset, *c.column_index_length, stats,
+                                              "ColumnIndex"));
+  ColumnIndex ci;
+  Status st = DecodeColumnIndex(buf, &ci);
+  if (!st.ok()) return Status::Corruption(path_ + ": " + st.message());
+  return std::optional<ColumnIndex>(std::move(ci));
+}
+
+Result<std::optional<OffsetIndex>> ParquetReader::ReadOffsetIndex(int rg, int leaf, ReadStats* stats) const {
+  const ColumnChunk& c = column_chunk(rg, leaf);
+  if (!c.offset_index_offset || !c.offset_index_length) return std::optional<OffsetIndex>();
+  ASSIGN_OR_RETURN(std::string buf, ReadRange(file_.get(), *c.offset_index_offset, *c.offset_index_length, stats,
+                                              "OffsetIndex"));
+  OffsetIndex oi;
+  Status st = DecodeOffsetIndex(buf, &oi);
+  if (!st.ok()) return Status::Corruption(path_ + ": " + st.message());
+  return std::optional<OffsetIndex>(std::move(oi));
+}
+
+Result<std::unique_ptr<RowGroupReader>> ParquetReader::OpenRowGroup(int rg, std::vector<int> field_indices,
+                                                                    ReadStats* stats) const {
+  if (rg < 0 || rg >= num_row_groups()) return Status::InvalidArgument(path_ + ": no row group " + std::to_string(rg));
+  std::unique_ptr<RowGroupReader> r(new RowGroupReader());
+  auto schema = std::make_shared<columnar::Schema>();
+  for (int f : field_indices) {
+    if (f < 0 || f >= static_cast<int>(schema_.fields().size())) {
+      return Status::InvalidArgument(path_ + ": no field " + std::to_string(f));
+    }
+    schema->fields.push_back(columnar_schema_->fields[f]);
+    const FieldNode& node = schema_.fields()[f];
+    for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) RETURN_NOT_OK(CheckChunk(rg, l));
+  }
+  r->file_ = this;
+  r->row_group_ = rg;
+  r->fields_ = std::move(field_indices);
+  r->schema_ = std::move(schema);
+  r->num_rows_ = metadata_.row_groups[rg].num_rows;
+  r->stats_ = stats;
+  return r;
+}
+
+Result<std::vector<columnar::BatchPtr>> ParquetReader::ReadAll(std::vector<int> field_indices, ReadStats* stats) const {
+  if (field_indices.empty()) {
+    for (size_t i = 0; i < schema_.fields().size(); ++i) field_indices.push_back(static_cast<int>(i));
+  }
+  std::vector<columnar::BatchPtr> out;
+  for (int g = 0; g < num_row_groups(); ++g) {
+    ASSIGN_OR_RETURN(auto rg, OpenRowGroup(g, field_indices, stats));
+    while (true) {
+      ASSIGN_OR_RETURN(columnar::BatchPtr b, rg->ReadBatch());
+      if (!b) break;
+      out.push_back(std::move(b));
+    }
+  }
+  return out;
+}
+
+Status RowGroupReader::Init(bool for_skip) {
+  initialized_ = true;
+  const ParquetSchema& ps = file_->parquet_schema();
+  reader_of_leaf_.assign(ps.num_leaves(), -1);
+  levels_.resize(ps.num_leaves());
+  for (int f : fields_) {
+    const FieldNode& node = ps.fields()[f];
+    for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) {
+      if (reader_of_leaf_[l] >= 0) continue;
+      const ColumnChunk& chunk = file_->column_chunk(row_group_, l);
+      const OffsetIndex* oi = nullptr;
+      if (for_skip && file_->options().use_offset_index && chunk.offset_index_offset) {
+        auto loaded = file_->ReadOffsetIndex(row_group_, l, stats_);
+        if (loaded.ok() && loaded->has_value()) {
+          offset_indexes_.push_back(std::make_unique<OffsetIndex>(std::move(**loaded)));
+          oi = offset_indexes_.back().get();
+        }
+      }
+      const LeafColumn& leaf = ps.leaves()[l];
+      ASSIGN_OR_RETURN(auto pages, PageReader::Make(file_->file(), *chunk.meta_data, leaf.dotted_path, oi,
+                                                    file_->options(), stats_));
+      reader_of_leaf_[l] = static_cast<int>(readers_.size());
+      readers_.push_back(
+          std::make_unique<ColumnChunkReader>(&leaf, std::move(pages), num_rows_, file_->path(), stats_));
+    }
+  }
+  return Status::OK();
+}
+
+Result<columnar::BatchPtr> RowGroupReader::ReadBatch(int64_t max_rows) {
+  if (max_rows <= 0) max_rows = file_->options().batch_rows;
+  int64_t n = std::min(max_rows, num_rows_ - position_);
+  if (n <= 0) return columnar::BatchPtr();
+  if (!initialized_) RETURN_NOT_OK(Init(false));
+  const ParquetSchema& ps = file_->parquet_schema();
+  std::vector<columnar::VectorPtr> columns;
+  for (int f : fields_) {
+    const FieldNode& node = ps.fields()[f];
+    auto short_read = [&](int leaf, int64_t got) {
+      return Status::Corruption(file_->path() + ": column '" + ps.leaves()[leaf].dotted_path + "' ends after " +
+                                std::to_string(position_ + got) + " rows; its row group has " +
+                                std::to_string(num_rows_));
+    };
+    if (node.kind == FieldNode::Kind::kLeaf && ps.leaves()[node.leaf].max_rep == 0) {
+      auto v = Vector::Make(node.type, n);
+      ASSIGN_OR_RETURN(int64_t got, readers_[reader_of_leaf_[node.leaf]]->ReadBatch(n, v.get()));
+      if (got != n) return short_read(node.leaf, got);
+      columns.push_back(std::move(v));
+      continue;
+    }
+    std::vector<LeafLevels> levels(node.num_leaves);
+    for (int i = 0; i < node.num_leaves; ++i) {
+      int l = node.first_leaf + i;
+      // Reuse the per-leaf scratch (and its values vector) across batches.
+      LeafLevels& lv = levels_[l];
+      lv.def.clear();
+      lv.rep.clear();
+      lv.num_entries = 0;
+      lv.values = Vector::Make(ps.leaves()[l].type);
+      ASSIGN_OR_RETURN(int64_t got, readers_[reader_of_leaf_[l]]->ReadRecords(n, &lv));
+      if (got != n) return short_read(l, got);
+      levels[i] = std::move(lv);
+    }
+    Result<columnar::VectorPtr> v = AssembleRecords(node, levels, ps.leaves(), n);
+    if (!v.ok()) {
+      const Status& st = v.status();
+      return Status(st.code(), file_->path() + ": " + st.message());
+    }
+    columns.push_back(std::move(v).value());
+  }
+  position_ += n;
+  return std::make_shared<columnar::RecordBatch>(schema_, std::move(columns), n);
+}
+
+Status RowGroupReader::SkipRows(int64_t n) {
+  n = std::min(n, num_rows_ - position_);
+  if (n <= 0) return Status::OK();
+  if (!initialized_) RETURN_NOT_OK(Init(true));
+  for (auto& r : readers_) RETURN_NOT_OK(r->SkipRows(n));
+  position_ += n;
+  return Status::OK();
+}
+
+}  // namespace shoal::parquet

@@ -1,0 +1,108 @@
+// ParquetReader: opens a Parquet file (footer, metadata, columnar schema), exposes raw
+// statistics and the page index, and reads row groups in batches of top-level rows, touching
+// only the column chunks (and, when skipping, only the pages) that are asked for.
+//
+// Thread-safety: a ParquetReader is immutable after Open and may be shared; each
+// RowGroupReader is used by one thread at a time (open one per row group per thread).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "columnar/vector.h"
+#include "io/file_system.h"
+#include "parquet/column_reader.h"
+#include "parquet/metadata.h"
+#include "parquet/reader_options.h"
+#include "parquet/schema.h"
+
+namespace shoal::parquet {
+
+class ParquetReader;
+
+// Streams the selected top-level fields of one row group in batches.
+class RowGroupReader {
+ public:
+  // Reads the next up to max_rows rows (0: the reader's batch_rows); nullptr after the last row.
+  Result<columnar::BatchPtr> ReadBatch(int64_t max_rows = 0);
+  // Skips n rows (fewer at the end of the row group): whole pages without reading them when the
+  // file has an OffsetIndex and nothing was read yet from the chunk, else decode-and-discard.
+  Status SkipRows(int64_t n);
+
+  int64_t num_rows() const { return num_rows_; }
+  int64_t rows_remaining() const { return num_rows_ - position_; }
+  const columnar::SchemaPtr& schema() const { return schema_; }
+
+ private:
+  friend class ParquetReader;
+  RowGroupReader() = default;
+  // Creates the column readers; `for_skip` reads page by page through the OffsetIndex.
+  Status Init(bool for_skip);
+
+  const ParquetReader* file_ = nullptr;
+  int row_group_ = 0;
+  std::vector<int> fields_;
+  columnar::SchemaPtr schema_;
+  int64_t num_rows_ = 0;
+  int64_t position_ = 0;
+  ReadStats* stats_ = nullptr;
+  bool initialized_ = false;
+  std::vector<std::unique_ptr<OffsetIndex>> offset_indexes_;
+  std::vector<std::unique_ptr<ColumnChunkReader>> readers_;  // by leaf, for the selected fields
+  std::vector<int> reader_of_leaf_;                          // leaf index -> readers_ index, -1
+  std::vector<LeafLevels> levels_;                           // scratch per leaf
+};
+
+class ParquetReader {
+ public:
+  // Opens `path`: checks the magic at both ends and the footer length, parses the metadata and
+  // builds the columnar schema. Encrypted footers ("PARE") are NotSupported. Footer bytes are
+  // counted in `stats` when given.
+  static Result<std::unique_ptr<ParquetReader>> Open(std::shared_ptr<io::FileSystem> fs, const std::string& path,
+                                                     ReaderOptions options = {}, ReadStats* stats = nullptr);
+
+  const std::string& path() const { return path_; }
+  const FileMetaData& metadata() const { return metadata_; }
+  const ParquetSchema& parquet_schema() const { return schema_; }
+  const columnar::SchemaPtr& schema() const { return columnar_schema_; }
+  const ReaderOptions& options() const { return options_; }
+  int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
+  int64_t num_rows() const { return metadata_.num_rows; }
+  int64_t row_group_num_rows(int rg) const { return metadata_.row_groups[rg].num_rows; }
+
+  // The raw column chunk metadata and statistics of leaf `leaf` in row group `rg` (the
+  // statistics pointer is null when absent). Both indexes must be in range.
+  const ColumnChunk& column_chunk(int rg, int leaf) const { return metadata_.row_groups[rg].columns[leaf]; }
+  const Statistics* column_statistics(int rg, int leaf) const;
+
+  // The page index of a column chunk; nullopt when the file has none for it.
+  Result<std::optional<ColumnIndex>> ReadColumnIndex(int rg, int leaf, ReadStats* stats = nullptr) const;
+  Result<std::optional<OffsetIndex>> ReadOffsetIndex(int rg, int leaf, ReadStats* stats = nullptr) const;
+
+  // Opens row group `rg` for reading the top-level fields `field_indices` (in that order; an
+  // empty list reads no columns, only row counts). `stats` (optional) must outlive the reader.
+  Result<std::unique_ptr<RowGroupReader>> OpenRowGroup(int rg, std::vector<int> field_indices,
+                                                       ReadStats* stats = nullptr) const;
+  // Reads every row group's selected fields (empty: all fields), one batch per read.
+  Result<std::vector<columnar::BatchPtr>> ReadAll(std::vector<int> field_indices = {},
+                                                  ReadStats* stats = nullptr) const;
+
+  const io::RandomAccessFile* file() const { return file_.get(); }
+
+ private:
+  ParquetReader() = default;
+  Status CheckChunk(int rg, int leaf) const;
+
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string path_;
+  std::unique_ptr<io::RandomAccessFile> file_;
+  ReaderOptions options_;
+  FileMetaData metadata_;
+  ParquetSchema schema_;
+  columnar::SchemaPtr columnar_schema_;
+};
+
+}  // namespace shoal::parquet
