@@ -380,10 +380,8 @@ int64_t ColumnWriter::buffered_bytes() const {
 Status ColumnWriter::EncodeValues(columnar::Buffer* out, Encoding* encoding) {
   out->Clear();
   const int64_t n = page_values_;
-  if (n == 0) {
-    *encoding = use_dictionary_ ? Encoding::kRleDictionary : fallback_;
-    if (*encoding != Encoding::kPlain && *encoding != Encoding::kRleDictionary) *encoding = Encoding::kPlain;
-    if (*encoding == Encoding::kRleDictionary) out->Push<uint8_t>(1);
+  if (n == 0) {  // all NULL: no values to encode, and no need for a dictionary
+    *encoding = Encoding::kPlain;
     return Status::OK();
   }
   if (use_dictionary_) {

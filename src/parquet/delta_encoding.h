@@ -17,7 +17,8 @@ namespace shoal::parquet {
 
 // Decodes DELTA_BINARY_PACKED values of type T (int32_t or int64_t).
 // Header checks: block size a positive multiple of 128 (<= 1 Mi values), miniblock count
-// dividing it into multiples of 32, miniblock bit widths <= 8 * sizeof(T).
+// dividing it into multiples of 32, a value count the remaining bytes can hold, and bit widths
+// <= 8 * sizeof(T) for the miniblocks in use (unused ones may hold anything, as the spec says).
 //
 // Thread-safety: not thread-safe; the data must outlive the decoder.
 template <typename T>
@@ -80,7 +81,8 @@ class DeltaLengthByteArrayDecoder {
   Status Decode(int64_t n, columnar::Vector* out);
   Status Skip(int64_t n);
   int64_t remaining_values() const { return static_cast<int64_t>(lengths_.size()) - next_; }
-  // Bytes from the start of the data to the end of the encoding.
+  // Bytes from the start of the data to the end of the encoding (exact when the header's value
+  // count equals num_values; otherwise the end of the values kept).
   int64_t encoded_size() const { return encoded_size_; }
 
  private:

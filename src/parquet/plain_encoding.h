@@ -34,7 +34,7 @@ class PlainDecoder {
   Status SkipBooleans(int64_t n);
   Status SkipByteArrays(int64_t n);
 
-  // Bytes not yet consumed (booleans count a partly read byte as consumed).
+  // Bytes not yet consumed (a partly read boolean byte still counts as remaining).
   int64_t remaining() const { return end_ - pos_; }
 
  private:

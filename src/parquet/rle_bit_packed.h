@@ -33,7 +33,8 @@ class RleBitPackedDecoder {
 
   int bit_width() const { return bit_width_; }
 
-  // Decodes up to n values into out (levels as uint16_t, booleans as uint8_t 0/1).
+  // Decodes up to n values into out (levels as uint16_t, booleans as uint8_t 0/1); values are
+  // truncated to the output type, so use uint32_t for bit widths above its size.
   Result<int64_t> GetBatch(uint32_t* out, int64_t n);
   Result<int64_t> GetBatch(uint16_t* out, int64_t n);
   Result<int64_t> GetBatch(uint8_t* out, int64_t n);

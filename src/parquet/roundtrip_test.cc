@@ -53,6 +53,7 @@ columnar::SchemaPtr AllTypesSchema(bool nested) {
       {"ts", columnar::Timestamp(), true},
       {"tsn", columnar::TimestampNtz(), true},
       {"req", columnar::Int32(), false},
+      {"allnull", columnar::String(), true},
   };
   if (nested) {
     s->fields.push_back({"l", columnar::List(columnar::Int32()), true});
@@ -175,7 +176,11 @@ columnar::BatchPtr MakeBatch(const columnar::SchemaPtr& schema, int64_t rows, ui
   std::vector<VectorPtr> cols;
   for (const Field& f : schema->fields) {
     VectorPtr v = Vector::Make(f.type, rows);
-    for (int64_t r = 0; r < rows; ++r) AppendValue(v.get(), f.nullable, first_row + r, 0, g);
+    if (f.name == "allnull") {
+      v->AppendNulls(rows);
+    } else {
+      for (int64_t r = 0; r < rows; ++r) AppendValue(v.get(), f.nullable, first_row + r, 0, g);
+    }
     cols.push_back(v);
   }
   return std::make_shared<columnar::RecordBatch>(schema, std::move(cols), rows);
