@@ -1,0 +1,194 @@
+#include "delta/log_segment.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <utime.h>
+
+#include "support/testdata.h"
+
+namespace shoal::delta {
+namespace {
+
+std::string V(int64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%020lld", static_cast<long long>(v));
+  return buf;
+}
+
+class LogDir {
+ public:
+  LogDir() : fs_(io::LocalFileSystem()) { EXPECT_TRUE(fs_->CreateDirs(dir_.Join("_delta_log")).ok()); }
+  void Put(const std::string& name, const std::string& text = "{}\n") {
+    ASSERT_TRUE(fs_->WriteAtomic(dir_.Join("_delta_log/" + name), text).ok());
+  }
+  void SetMtime(const std::string& name, int64_t ms) {
+    struct utimbuf t;
+    t.actime = t.modtime = ms / 1000;
+    ASSERT_EQ(utime(dir_.Join("_delta_log/" + name).c_str(), &t), 0);
+  }
+  const std::string& root() const { return dir_.path(); }
+  io::FileSystem& fs() { return *fs_; }
+
+ private:
+  testing::TempDir dir_;
+  std::shared_ptr<io::FileSystem> fs_;
+};
+
+TEST(LogSegment, ClassifiesFileNames) {
+  auto c = ClassifyLogFileName("00000000000000000012.json");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->kind, LogFileKind::kCommit);
+  EXPECT_EQ(c->version, 12);
+  EXPECT_EQ(ClassifyLogFileName("00000000000000000010.checkpoint.parquet")->kind,
+            LogFileKind::kClassicCheckpoint);
+  auto mp = ClassifyLogFileName("00000000000000000001.checkpoint.0000000002.0000000003.parquet");
+  ASSERT_TRUE(mp);
+  EXPECT_EQ(mp->kind, LogFileKind::kMultiPartCheckpoint);
+  EXPECT_EQ(mp->part, 2);
+  EXPECT_EQ(mp->num_parts, 3);
+  EXPECT_EQ(ClassifyLogFileName("00000000000000000006.checkpoint.2a15d0c6-8b11-4a98-bab4-957905d62f7f.json")->kind,
+            LogFileKind::kV2Checkpoint);
+  EXPECT_EQ(ClassifyLogFileName("00000000000000000006.crc")->kind, LogFileKind::kCrc);
+  auto comp = ClassifyLogFileName("00000000000000000006.00000000000000000010.compacted.json");
+  ASSERT_TRUE(comp);
+  EXPECT_EQ(comp->end_version, 10);
+  for (const char* bad : {"_last_checkpoint", "0000000000000000001.json", "00000000000000000001.jsonx",
+                          "0000000000000000000a.json", "00000000000000000001.checkpoint.0000000003.0000000002.parquet",
+                          "00000000000000000001.checkpoint.notauuid.json", "99999999999999999999.json"}) {
+    EXPECT_FALSE(ClassifyLogFileName(bad)) << bad;
+  }
+}
+
+TEST(LogSegment, MissingOrEmptyLogIsANamedError) {
+  testing::TempDir dir;
+  auto fs = io::LocalFileSystem();
+  auto r = BuildLogSegment(*fs, dir.path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not a Delta table: " + dir.path() + " has no _delta_log"),
+            std::string::npos) << r.status().message();
+  ASSERT_TRUE(fs->CreateDirs(dir.Join("_delta_log")).ok());
+  r = BuildLogSegment(*fs, dir.path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("no commits"), std::string::npos);
+}
+
+TEST(LogSegment, UsesLatestCompleteCheckpointAndFollowingCommits) {
+  LogDir d;
+  for (int v = 0; v <= 7; ++v) d.Put(V(v) + ".json");
+  d.Put(V(2) + ".checkpoint.parquet");
+  d.Put(V(5) + ".checkpoint.0000000001.0000000002.parquet");  // part 2 missing: incomplete
+  d.Put(V(4) + ".checkpoint.0000000001.0000000002.parquet");
+  d.Put(V(4) + ".checkpoint.0000000002.0000000002.parquet");
+  d.Put("." + V(8) + ".json.123.tmp");
+  d.Put(V(9) + ".json.tmp");
+  d.Put("_last_checkpoint", "{garbage");
+  auto seg = BuildLogSegment(d.fs(), d.root());
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(seg->version, 7);
+  EXPECT_EQ(seg->checkpoint_version, 4);
+  ASSERT_EQ(seg->checkpoint_files.size(), 2u);
+  EXPECT_EQ(seg->checkpoint_files[1].part, 2);
+  ASSERT_EQ(seg->commits.size(), 3u);
+  EXPECT_EQ(seg->commits.front().version, 5);
+  EXPECT_FALSE(seg->last_checkpoint);
+  // Time travel before the checkpoint.
+  auto s3 = BuildLogSegment(d.fs(), d.root(), 3);
+  ASSERT_TRUE(s3.ok());
+  EXPECT_EQ(s3->checkpoint_version, 2);
+  EXPECT_EQ(s3->commits.size(), 1u);
+  auto s1 = BuildLogSegment(d.fs(), d.root(), 1);
+  ASSERT_TRUE(s1.ok());
+  EXPECT_FALSE(s1->checkpoint_version);
+  EXPECT_EQ(s1->commits.size(), 2u);
+  auto s4 = BuildLogSegment(d.fs(), d.root(), 4);
+  ASSERT_TRUE(s4.ok());
+  EXPECT_TRUE(s4->commits.empty());
+  ASSERT_TRUE(s4->last_commit);
+  EXPECT_EQ(s4->last_commit->version, 4);
+  EXPECT_EQ(BuildLogSegment(d.fs(), d.root(), 8).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(LogSegment, PrefersJsonV2CheckpointAtTheSameVersion) {
+  LogDir d;
+  for (int v = 0; v <= 3; ++v) d.Put(V(v) + ".json");
+  d.Put(V(3) + ".checkpoint.parquet");
+  d.Put(V(3) + ".checkpoint.2a15d0c6-8b11-4a98-bab4-957905d62f7f.json");
+  auto seg = BuildLogSegment(d.fs(), d.root());
+  ASSERT_TRUE(seg.ok());
+  ASSERT_EQ(seg->checkpoint_files.size(), 1u);
+  EXPECT_EQ(seg->checkpoint_files[0].kind, LogFileKind::kV2Checkpoint);
+}
+
+TEST(LogSegment, GapInCommitsIsCorruption) {
+  LogDir d;
+  d.Put(V(0) + ".json");
+  d.Put(V(1) + ".json");
+  d.Put(V(3) + ".json");
+  auto seg = BuildLogSegment(d.fs(), d.root());
+  ASSERT_FALSE(seg.ok());
+  EXPECT_TRUE(seg.status().IsCorruption());
+  EXPECT_NE(seg.status().message().find("versions not contiguous: missing version 2"), std::string::npos);
+  EXPECT_TRUE(BuildLogSegment(d.fs(), d.root(), 1).ok());
+}
+
+TEST(LogSegment, CleanedUpVersionsAreNotReachable) {
+  LogDir d;
+  for (int v = 3; v <= 6; ++v) d.Put(V(v) + ".json");
+  d.Put(V(4) + ".checkpoint.parquet");
+  EXPECT_TRUE(BuildLogSegment(d.fs(), d.root(), 5).ok());
+  EXPECT_TRUE(BuildLogSegment(d.fs(), d.root(), 4).ok());
+  auto r = BuildLogSegment(d.fs(), d.root(), 3);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("cannot be reconstructed"), std::string::npos);
+}
+
+TEST(LogSegment, ParsesLastCheckpoint) {
+  auto r = ParseLastCheckpoint(R"({"version":10,"size":12,"parts":2,"sizeInBytes":30499,"numOfAddFiles":10,"checkpointSchema":{"type":"struct","fields":[]},"checksum":"abc"})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->version, 10);
+  EXPECT_EQ(r->parts, 2);
+  EXPECT_EQ(r->checksum, "abc");
+  EXPECT_FALSE(ParseLastCheckpoint(R"({"size":1})").ok());
+  EXPECT_FALSE(ParseLastCheckpoint("").ok());
+}
+
+TEST(LogSegment, TimestampsAreMonotonizedMtimes) {
+  LogDir d;
+  for (int v = 0; v <= 3; ++v) d.Put(V(v) + ".json");
+  d.SetMtime(V(0) + ".json", 10000);
+  d.SetMtime(V(1) + ".json", 20000);
+  d.SetMtime(V(2) + ".json", 15000);  // clock skew: adjusted to 20001
+  d.SetMtime(V(3) + ".json", 30000);
+  auto ts = ListCommitTimestamps(d.fs(), d.root());
+  ASSERT_TRUE(ts.ok());
+  ASSERT_EQ(ts->size(), 4u);
+  EXPECT_EQ((*ts)[2].timestamp_ms, 20001);
+  EXPECT_EQ(*FindVersionAtTimestamp(d.fs(), d.root(), 10000), 0);
+  EXPECT_EQ(*FindVersionAtTimestamp(d.fs(), d.root(), 19999), 0);
+  EXPECT_EQ(*FindVersionAtTimestamp(d.fs(), d.root(), 20000), 1);
+  EXPECT_EQ(*FindVersionAtTimestamp(d.fs(), d.root(), 20001), 2);
+  EXPECT_EQ(*FindVersionAtTimestamp(d.fs(), d.root(), 99999), 3);
+  EXPECT_EQ(FindVersionAtTimestamp(d.fs(), d.root(), 9999).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(LogSegment, InCommitTimestampsWinAfterEnablement) {
+  LogDir d;
+  d.Put(V(0) + ".json", "{\"commitInfo\":{\"timestamp\":1}}\n");
+  for (int v = 1; v <= 5; ++v) {
+    d.Put(V(v) + ".json", "{\"commitInfo\":{\"inCommitTimestamp\":" + std::to_string(1000000 + v * 100) + "}}\n");
+  }
+  d.SetMtime(V(0) + ".json", 500000);
+  InCommitTimestampConfig ict{true, 1};
+  auto ts = ListCommitTimestamps(d.fs(), d.root(), ict);
+  ASSERT_TRUE(ts.ok()) << ts.status().ToString();
+  EXPECT_EQ((*ts)[0].timestamp_ms, 500000);
+  EXPECT_EQ((*ts)[3].timestamp_ms, 1000300);
+  for (int v = 1; v <= 5; ++v) {
+    EXPECT_EQ(*FindVersionAtTimestamp(d.fs(), d.root(), 1000000 + v * 100 + 50, ict), v);
+  }
+  EXPECT_EQ(*FindVersionAtTimestamp(d.fs(), d.root(), 600000, ict), 0);
+}
+
+}  // namespace
+}  // namespace shoal::delta

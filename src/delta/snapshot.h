@@ -1,0 +1,93 @@
+// Snapshot: the state of a Delta table at one version, reconstructed by log replay
+// (PROTOCOL.md "Action Reconciliation"): the checkpoint's actions, then each later commit in
+// order. Latest protocol/metadata win; a remove cancels the active add with the same
+// (path, deletion-vector unique id) and a later add of a path replaces the earlier one (e.g.
+// with a new DV); txn is latest per appId; domainMetadata latest per domain (removed=true
+// deletes it); removes are kept as tombstones (for VACUUM).
+//
+// Replay is built for large logs: files are moved, never copied, and matched through hash
+// maps keyed by path.
+// Thread-safety: immutable after Load; safe to share between threads.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "delta/actions.h"
+#include "delta/checkpoint_reader.h"
+#include "delta/log_segment.h"
+#include "delta/schema_json.h"
+#include "io/file_system.h"
+#include "shoal/status.h"
+
+namespace shoal::delta {
+
+struct SnapshotOptions {
+  // Version to load; default: the latest.
+  std::optional<int64_t> version;
+  // Readers for checkpoint files; default: JSON only (Parquet checkpoints -> NotSupported).
+  CheckpointReaders readers;
+  // Reject tables whose protocol shoal cannot read (CheckCanRead); default true.
+  bool check_protocol = true;
+};
+
+class Snapshot {
+ public:
+  // Builds the log segment for options.version and replays it.
+  static Result<std::shared_ptr<const Snapshot>> Load(std::shared_ptr<io::FileSystem> fs,
+                                                      const std::string& table_root,
+                                                      const SnapshotOptions& options = {});
+  // Replays an already-built segment.
+  static Result<std::shared_ptr<const Snapshot>> LoadSegment(std::shared_ptr<io::FileSystem> fs,
+                                                             LogSegment segment,
+                                                             const SnapshotOptions& options = {});
+
+  int64_t version() const { return segment_.version; }
+  const std::string& table_root() const { return segment_.table_root; }
+  const LogSegment& segment() const { return segment_; }
+  const Protocol& protocol() const { return protocol_; }
+  const Metadata& metadata() const { return metadata_; }
+  // Active data files, in the order they were (last) added.
+  const std::vector<AddFile>& files() const { return files_; }
+  // Removed files still remembered by the log, with their deletionTimestamp.
+  const std::vector<RemoveFile>& tombstones() const { return tombstones_; }
+  // appId -> latest txn action.
+  const std::map<std::string, Txn>& app_transactions() const { return txns_; }
+  std::optional<int64_t> AppTransactionVersion(const std::string& app_id) const;
+  // domain -> latest non-removed domainMetadata.
+  const std::map<std::string, DomainMetadata>& domain_metadata() const { return domains_; }
+  // Timestamps of the replayed commits (after the checkpoint), ascending: the commit's
+  // inCommitTimestamp when present, else its file modification time.
+  const std::vector<CommitTimestamp>& commit_timestamps() const { return commit_timestamps_; }
+  // Timestamp of this version (inCommitTimestamp or commit-file mtime; -1 when unknown).
+  int64_t timestamp_ms() const { return timestamp_ms_; }
+  // The commitInfo of the snapshot's own version, when it was replayed.
+  const std::optional<CommitInfo>& latest_commit_info() const { return latest_commit_info_; }
+  // In-commit timestamp configuration from the metadata (for FindVersionAtTimestamp).
+  InCommitTimestampConfig InCommitTimestamps() const;
+
+  Result<SchemaField> Schema() const { return ParseSchemaJson(metadata_.schema_string); }
+  std::shared_ptr<io::FileSystem> fs() const { return fs_; }
+
+ private:
+  friend class LogReplay;
+  Snapshot() = default;
+
+  std::shared_ptr<io::FileSystem> fs_;
+  LogSegment segment_;
+  Protocol protocol_;
+  Metadata metadata_;
+  std::vector<AddFile> files_;
+  std::vector<RemoveFile> tombstones_;
+  std::map<std::string, Txn> txns_;
+  std::map<std::string, DomainMetadata> domains_;
+  std::vector<CommitTimestamp> commit_timestamps_;
+  std::optional<CommitInfo> latest_commit_info_;
+  int64_t timestamp_ms_ = -1;
+};
+
+}  // namespace shoal::delta
