@@ -35,9 +35,8 @@ tsan: $(DEPS_STAMP)
 	$(call configure,tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHOAL_TSAN=ON -DSHOAL_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
 	cmake --build build/tsan -j $(JOBS)
 
-fuzz: $(DEPS_STAMP)
-	$(call configure,fuzz,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHOAL_FUZZ=ON -DSHOAL_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
-	cmake --build build/fuzz -j $(JOBS)
+# Fuzz targets are built in the sanitizer build (clang: ASan+UBSan+libFuzzer coverage).
+fuzz: asan
 
 # Runs every unit test and every test/sql script (release build).
 test: release

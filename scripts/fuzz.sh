@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs every fuzz target in build/fuzz for N seconds over its corpus (fuzz/corpus/<name>/),
+# Runs every fuzz target in build/asan for N seconds over its corpus (fuzz/corpus/<name>/),
 # replaying every saved crash input first. Fails on any finding.
 set -euo pipefail
 seconds=${1:-20}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 status=0
-for bin in "$root"/build/fuzz/*_fuzz; do
+for bin in "$root"/build/asan/*_fuzz; do
   [ -x "$bin" ] || continue
   name=$(basename "$bin")
   corpus="$root/fuzz/corpus/${name%_fuzz}"
