@@ -93,6 +93,20 @@ class Lexer {
 
   Status Next(Token* token) {
     char c = text_[pos_];
+    if ((c == 'x' || c == 'X') && pos_ + 1 < text_.size() && text_[pos_ + 1] == '\'') {
+      size_t start = pos_;
+      ++pos_;
+      RETURN_NOT_OK(Quoted(token, '\'', TokenType::kString, "unterminated quoted string"));
+      for (char h : token->text) {
+        bool hex = IsDigit(h) || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F');
+        if (!hex) return Error("invalid hex digit in binary literal", start, pos_ - start);
+      }
+      if (token->text.size() % 2 != 0) {
+        return Error("odd number of hex digits in binary literal", start, pos_ - start);
+      }
+      token->type = TokenType::kHexString;
+      return Status::OK();
+    }
     if (IsWordStart(c)) {
       size_t start = pos_;
       while (pos_ < text_.size() && IsWordChar(text_[pos_])) ++pos_;
@@ -110,8 +124,8 @@ class Lexer {
     if (c == '`') {
       return Quoted(token, '`', TokenType::kQuotedIdentifier, "unterminated quoted identifier");
     }
-    static constexpr std::array<std::string_view, 8> kTwoChar = {"::", "==", "=>", "<>",
-                                                                 "!=", "<=", ">=", "||"};
+    static constexpr std::array<std::string_view, 9> kTwoChar = {"::", "==", "=>", "<>", "!=",
+                                                                 "<=", ">=", "||", "//"};
     if (pos_ + 1 < text_.size()) {
       std::string_view two = text_.substr(pos_, 2);
       for (std::string_view op : kTwoChar) {

@@ -12,10 +12,11 @@ enum class TokenType : uint8_t {
   kWord,              // bare identifier or keyword, text as written (keywords match case-insensitively)
   kQuotedIdentifier,  // "double quoted" or `backticked`; text is the unescaped name
   kString,            // 'single quoted'; text is the unescaped contents
+  kHexString,         // X'4142': text is the hex digits (validated: even count, 0-9a-fA-F)
   kInteger,           // digits only, any length
   kDecimal,           // digits with a '.', no exponent (exact)
   kFloat,             // number with an exponent (1e3, 1.5E-2)
-  kOperator,          // punctuation or operator: ( ) [ ] { } , ; . : :: + - * / % = == => <> != < <= > >= ||
+  kOperator,          // punctuation or operator: ( ) [ ] { } , ; . : :: + - * / // % = == => <> != < <= > >= ||
   kEnd,               // end of input (always the last token)
 };
 

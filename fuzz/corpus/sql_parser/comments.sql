@@ -1,0 +1,2 @@
+-- comment
+SELECT /* block /* nested */ */ 1; -- trailing

@@ -1,0 +1,1 @@
+DELETE FROM t AS x WHERE x.a = 1; DELETE FROM t; UPDATE t x SET a = 1, b = b + 1 WHERE c; UPDATE t SET a = NULL;

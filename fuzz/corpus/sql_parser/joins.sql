@@ -1,0 +1,1 @@
+SELECT * FROM a JOIN b ON a.x = b.x LEFT OUTER JOIN c USING (y) RIGHT JOIN d ON TRUE FULL JOIN e ON a.k = e.k CROSS JOIN f, g;

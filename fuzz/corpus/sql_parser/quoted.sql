@@ -1,0 +1,1 @@
+SELECT "My Col", `back``tick`, `select` FROM "t";

@@ -1,0 +1,1 @@
+SELECT * FROM delta.`/tmp/t` VERSION AS OF 3 AS x, s.t FOR TIMESTAMP AS OF '2024-01-01' y;
