@@ -289,18 +289,16 @@ void EncodeDeltaBinaryPacked(const int64_t* values, int64_t n, columnar::Buffer*
 
 namespace {
 
-// Decodes the first num_values of a DELTA_BINARY_PACKED int32 stream into *values and returns
-// the stream's encoded size.
+// Decodes up to num_values of a DELTA_BINARY_PACKED int32 stream into *values and returns the
+// stream's encoded size. num_values is an upper bound: a v1 data page counts its NULLs in its
+// value count, while the stream holds only the non-null values.
 Result<int64_t> DecodeLengths(const char* what, const uint8_t* data, int64_t size,
                               int64_t num_values, std::vector<int32_t>* values) {
   if (num_values < 0) return Status::InvalidArgument(std::string(what) + ": negative value count");
   DeltaBinaryPackedDecoder<int32_t> dec;
   Status st = dec.Reset(data, size);
   if (!st.ok()) return st.WithContext(what);
-  if (dec.total_values() < num_values) {
-    return Status::Corruption(std::string(what) + ": " + std::to_string(dec.total_values()) +
-                              " lengths for " + std::to_string(num_values) + " values");
-  }
+  if (dec.total_values() < num_values) num_values = dec.total_values();
   values->resize(static_cast<size_t>(num_values));
   st = dec.Decode(num_values, values->data());
   if (!st.ok()) return st.WithContext(what);
@@ -368,7 +366,8 @@ Status DeltaLengthByteArrayDecoder::Decode(int64_t n, columnar::Vector* out) {
 Status DeltaByteArrayDecoder::Reset(const uint8_t* data, int64_t size, int64_t num_values) {
   ASSIGN_OR_RETURN(int64_t enc, DecodeLengths("DELTA_BYTE_ARRAY prefix lengths", data, size,
                                               num_values, &prefixes_));
-  RETURN_NOT_OK(suffixes_.Reset(data + enc, size - enc, num_values).WithContext("DELTA_BYTE_ARRAY suffixes"));
+  RETURN_NOT_OK(suffixes_.Reset(data + enc, size - enc, static_cast<int64_t>(prefixes_.size()))
+                    .WithContext("DELTA_BYTE_ARRAY suffixes"));
   last_.clear();
   next_ = 0;
   if (!scratch_) scratch_ = columnar::Vector::Make(columnar::Binary());

@@ -394,18 +394,11 @@ TEST(ParquetRoundTrip, EveryCodecEncodingPageVersionAndDictionary) {
           std::string path = dir.Join(name);
           ASSERT_EQ(Write(path, *batch, props), "") << c.Name();
           SCOPED_TRACE(c.Name());
-          // Known reader bug (column_reader.cc passes a v1 page's level count as the value
-          // count of DELTA_(LENGTH_)BYTE_ARRAY); those files are checked by DuckDB below and
-          // by the DISABLED_ test that follows.
-          bool reader_bug = v == DataPageVersion::kV1 &&
-                            (enc == Encoding::kDeltaLengthByteArray || enc == Encoding::kDeltaByteArray);
-          if (!reader_bug) {
-            ExpectShoalReadsBack(path, *batch);
-            if (HasFatalFailure()) return;
-          }
+          ExpectShoalReadsBack(path, *batch);
+          if (HasFatalFailure()) return;
           // DuckDB: each codec and encoding at least once per page version, without repeating
           // the whole matrix (each DuckDB start costs seconds).
-          if (codec == CompressionCodec::kZstd || enc == Encoding::kPlain || reader_bug) duck_files.push_back(path);
+          if (codec == CompressionCodec::kZstd || enc == Encoding::kPlain) duck_files.push_back(path);
         }
       }
     }
@@ -451,9 +444,9 @@ TEST(ParquetRoundTrip, DuckDbWrittenFileReadIdentically) {
   EXPECT_EQ(i, 5000u);
 }
 
-// Enable when column_reader.cc counts a v1 page's non-null values before starting a
-// DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY decoder.
-TEST(ParquetRoundTrip, DISABLED_DeltaByteArrayV1PagesWithNullsReadByShoal) {
+// A v1 page's value count includes its NULLs; the DELTA_(LENGTH_)BYTE_ARRAY streams hold only
+// the non-null values.
+TEST(ParquetRoundTrip, DeltaByteArrayV1PagesWithNullsReadByShoal) {
   testing::TempDir dir;
   auto batch = MakeBatch(AllTypesSchema(true), 1200, 3);
   for (Encoding enc : {Encoding::kDeltaLengthByteArray, Encoding::kDeltaByteArray}) {
