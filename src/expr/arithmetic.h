@@ -1,0 +1,22 @@
+// Exact 128-bit helpers shared by decimal arithmetic, casts, rounding and aggregates.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include "columnar/type.h"
+
+namespace shoal::expr {
+
+using columnar::int128_t;
+
+// x / y rounded half away from zero (y != 0).
+inline int128_t DivRoundHalfAway(int128_t x, int128_t y) {
+  int128_t q = x / y, r = x % y;
+  if (r != 0) {
+    int128_t ar = r < 0 ? -r : r, ay = y < 0 ? -y : y;
+    if (ar >= ay - ar) q += ((x < 0) != (y < 0)) ? -1 : 1;
+  }
+  return q;
+}
+
+}  // namespace shoal::expr

@@ -1,0 +1,606 @@
+#include "expr/evaluate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <optional>
+#include <type_traits>
+#include <unordered_set>
+
+#include "expr/cast.h"
+#include "expr/comparison.h"
+#include "expr/function_registry.h"
+#include "expr/like.h"
+#include "expr/physical_type.h"
+
+namespace shoal::expr {
+
+using columnar::RecordBatch;
+using columnar::TypeId;
+using columnar::Vector;
+using columnar::VectorPtr;
+
+EvalContext::EvalContext()
+    : statement_timestamp(std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count()) {}
+
+namespace {
+
+// IN lists at least this long (all constants) are probed through a hash set.
+constexpr size_t kInHashThreshold = 8;
+
+// A vector of n rows, or one row standing for all (constant).
+struct Datum {
+  VectorPtr vec;
+  bool constant = false;
+
+  int64_t Row(int64_t i) const { return constant ? 0 : i; }
+};
+
+// Positions (0..n-1, ascending) relative to the rows being evaluated.
+using Positions = std::vector<uint32_t>;
+
+class Evaluator {
+ public:
+  Evaluator(const RecordBatch& batch, EvalContext& ctx) : batch_(batch), ctx_(ctx) {}
+
+  // Evaluates `e` on the rows `sel` (absolute batch rows; null means 0..n-1).
+  Result<Datum> Eval(const Expr& e, const uint32_t* sel, int64_t n);
+  // Appends to *out the absolute rows among `sel`/n where `e` is TRUE (ascending).
+  Status Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vector<uint32_t>* out);
+
+ private:
+  Result<Datum> EvalFunction(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalLogical(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalCase(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalCoalesce(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalIn(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalDistinct(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalLike(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalFieldAccess(const Expr& e, const uint32_t* sel, int64_t n);
+
+  // Absolute rows for relative positions.
+  static std::vector<uint32_t> Absolute(const uint32_t* sel, const Positions& pos) {
+    std::vector<uint32_t> out(pos.size());
+    for (size_t k = 0; k < pos.size(); ++k) out[k] = sel ? sel[pos[k]] : pos[k];
+    return out;
+  }
+  // Evaluates `e` on the subset `pos` of the current rows.
+  Result<Datum> EvalOn(const Expr& e, const uint32_t* sel, int64_t n, const Positions& pos) {
+    if (static_cast<int64_t>(pos.size()) == n) return Eval(e, sel, n);
+    std::vector<uint32_t> abs = Absolute(sel, pos);
+    return Eval(e, abs.data(), static_cast<int64_t>(abs.size()));
+  }
+  // Builds n rows of `type` from pieces: piece p supplies rows pos[p] (its k-th row goes to
+  // pos[p][k]); rows no piece covers are NULL.
+  Result<VectorPtr> Scatter(const columnar::TypePtr& type, std::vector<Datum>& pieces,
+                            const std::vector<Positions>& pos, int64_t n);
+
+  const RecordBatch& batch_;
+  EvalContext& ctx_;
+};
+
+Result<VectorPtr> Evaluator::Scatter(const columnar::TypePtr& type, std::vector<Datum>& pieces,
+                                     const std::vector<Positions>& pos, int64_t n) {
+  if (pieces.size() == 1 && static_cast<int64_t>(pos[0].size()) == n && !pieces[0].constant) {
+    return pieces[0].vec;
+  }
+  std::vector<VectorPtr> parts;
+  std::vector<int64_t> index(n, -1);
+  int64_t base = 0;
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    VectorPtr v = pieces[p].vec;
+    if (!v->type()->Equals(*type)) {
+      ASSIGN_OR_RETURN(v, CastVector(v, type));
+    }
+    for (size_t k = 0; k < pos[p].size(); ++k) {
+      index[pos[p][k]] = base + (pieces[p].constant ? 0 : static_cast<int64_t>(k));
+    }
+    base += v->size();
+    parts.push_back(std::move(v));
+  }
+  if (parts.empty()) return Vector::MakeNull(type, n);
+  VectorPtr all = parts.size() == 1 ? parts[0] : columnar::Concat(parts);
+  return columnar::GatherOrNull(*all, index.data(), n);
+}
+
+Result<Datum> Evaluator::Eval(const Expr& e, const uint32_t* sel, int64_t n) {
+  switch (e.kind) {
+    case ExprKind::kColumnRef: {
+      if (e.column < 0 || e.column >= static_cast<int>(batch_.columns.size())) {
+        return Status::Internal("column #" + std::to_string(e.column) + " (" + e.name +
+                                ") is outside the batch of " + std::to_string(batch_.columns.size()) +
+                                " columns");
+      }
+      const VectorPtr& col = batch_.columns[e.column];
+      if (!sel) return Datum{col, false};
+      return Datum{columnar::Gather(*col, sel, n), false};
+    }
+    case ExprKind::kLiteral: {
+      auto v = Vector::Make(e.value.type(), 1);
+      e.value.AppendTo(v.get());
+      return Datum{v, true};
+    }
+    case ExprKind::kFunction: return EvalFunction(e, sel, n);
+    case ExprKind::kCast: {
+      ASSIGN_OR_RETURN(Datum d, Eval(*e.args[0], sel, n));
+      ASSIGN_OR_RETURN(VectorPtr v, CastVector(d.vec, e.type, e.try_cast));
+      return Datum{v, d.constant};
+    }
+    case ExprKind::kCase: return EvalCase(e, sel, n);
+    case ExprKind::kAnd:
+    case ExprKind::kOr: return EvalLogical(e, sel, n);
+    case ExprKind::kNot: {
+      ASSIGN_OR_RETURN(Datum d, Eval(*e.args[0], sel, n));
+      int64_t m = d.constant ? 1 : n;
+      auto out = Vector::Make(columnar::Boolean(), m);
+      out->Resize(m);
+      if (d.vec->id() == TypeId::kNull) return Datum{Vector::MakeNull(columnar::Boolean(), m), d.constant};
+      const uint8_t* src = d.vec->data<uint8_t>();
+      uint8_t* dst = out->data<uint8_t>();
+      for (int64_t i = 0; i < m; ++i) dst[i] = src[i] ? 0 : 1;
+      out->validity() = d.vec->validity();
+      return Datum{out, d.constant};
+    }
+    case ExprKind::kIsNull: {
+      ASSIGN_OR_RETURN(Datum d, Eval(*e.args[0], sel, n));
+      int64_t m = d.constant ? 1 : n;
+      auto out = Vector::Make(columnar::Boolean(), m);
+      out->Resize(m);
+      uint8_t* dst = out->data<uint8_t>();
+      for (int64_t i = 0; i < m; ++i) dst[i] = d.vec->IsNull(i) != e.negated ? 1 : 0;
+      return Datum{out, d.constant};
+    }
+    case ExprKind::kIsDistinctFrom: return EvalDistinct(e, sel, n);
+    case ExprKind::kIn: return EvalIn(e, sel, n);
+    case ExprKind::kLike: return EvalLike(e, sel, n);
+    case ExprKind::kCoalesce: return EvalCoalesce(e, sel, n);
+    case ExprKind::kFieldAccess: return EvalFieldAccess(e, sel, n);
+  }
+  return Status::Internal("unknown expression kind");
+}
+
+Result<Datum> Evaluator::EvalFunction(const Expr& e, const uint32_t* sel, int64_t n) {
+  std::vector<Datum> args;
+  args.reserve(e.args.size());
+  bool all_constant = true;
+  for (const auto& a : e.args) {
+    ASSIGN_OR_RETURN(Datum d, Eval(*a, sel, n));
+    all_constant &= d.constant;
+    if (e.propagates_nulls && (d.vec->id() == TypeId::kNull || (d.constant && d.vec->IsNull(0)))) {
+      return Datum{Vector::MakeNull(e.type, 1), true};
+    }
+    args.push_back(std::move(d));
+  }
+  std::vector<KernelArg> kargs(args.size());
+  for (size_t i = 0; i < args.size(); ++i) kargs[i] = {args[i].vec.get(), args[i].constant};
+  KernelCall call;
+  call.args = kargs.data();
+  call.num_args = kargs.size();
+  call.n = all_constant ? 1 : n;
+  call.result_type = e.type;
+  call.ctx = &ctx_;
+  call.name = e.name;
+  VectorPtr out;
+  RETURN_NOT_OK(e.kernel(call, &out));
+  return Datum{out, all_constant};
+}
+
+Result<Datum> Evaluator::EvalLogical(const Expr& e, const uint32_t* sel, int64_t n) {
+  // AND: a FALSE decides a row; OR: a TRUE does. Later args run only on undecided rows.
+  const bool is_and = e.kind == ExprKind::kAnd;
+  const uint8_t deciding = is_and ? 0 : 1;
+  auto out = Vector::Make(columnar::Boolean(), n);
+  out->Resize(n);
+  uint8_t* value = out->data<uint8_t>();
+  std::fill(value, value + n, static_cast<uint8_t>(1 - deciding));
+  std::vector<uint8_t> saw_null(n, 0);
+  Positions undecided(n);
+  std::iota(undecided.begin(), undecided.end(), 0u);
+  for (const auto& arg : e.args) {
+    if (undecided.empty()) break;
+    ASSIGN_OR_RETURN(Datum d, EvalOn(*arg, sel, n, undecided));
+    const Vector& v = *d.vec;
+    const bool null_type = v.id() == TypeId::kNull;
+    Positions still;
+    still.reserve(undecided.size());
+    for (size_t k = 0; k < undecided.size(); ++k) {
+      uint32_t p = undecided[k];
+      int64_t r = d.Row(static_cast<int64_t>(k));
+      if (null_type || v.IsNull(r)) {
+        saw_null[p] = 1;
+        still.push_back(p);
+      } else if (v.Get<uint8_t>(r) == deciding) {
+        value[p] = deciding;
+      } else {
+        still.push_back(p);
+      }
+    }
+    undecided.swap(still);
+  }
+  bool any_null = false;
+  for (uint32_t p : undecided) any_null |= saw_null[p] != 0;
+  if (any_null) {
+    uint8_t* valid = out->MutableValidity();
+    for (uint32_t p : undecided) {
+      if (saw_null[p]) valid[p] = 0;
+    }
+  }
+  return Datum{out, false};
+}
+
+Result<Datum> Evaluator::EvalCase(const Expr& e, const uint32_t* sel, int64_t n) {
+  size_t pairs = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
+  Positions remaining(n);
+  std::iota(remaining.begin(), remaining.end(), 0u);
+  std::vector<Datum> pieces;
+  std::vector<Positions> pos;
+  for (size_t w = 0; w < pairs && !remaining.empty(); ++w) {
+    ASSIGN_OR_RETURN(Datum cond, EvalOn(*e.args[2 * w], sel, n, remaining));
+    Positions taken, rest;
+    const Vector& c = *cond.vec;
+    const bool null_type = c.id() == TypeId::kNull;
+    for (size_t k = 0; k < remaining.size(); ++k) {
+      int64_t r = cond.Row(static_cast<int64_t>(k));
+      if (!null_type && c.IsValid(r) && c.Get<uint8_t>(r)) taken.push_back(remaining[k]);
+      else rest.push_back(remaining[k]);
+    }
+    if (!taken.empty()) {
+      ASSIGN_OR_RETURN(Datum then, EvalOn(*e.args[2 * w + 1], sel, n, taken));
+      pieces.push_back(std::move(then));
+      pos.push_back(std::move(taken));
+    }
+    remaining.swap(rest);
+  }
+  if (e.has_else && !remaining.empty()) {
+    ASSIGN_OR_RETURN(Datum d, EvalOn(*e.args.back(), sel, n, remaining));
+    pieces.push_back(std::move(d));
+    pos.push_back(std::move(remaining));
+  }
+  ASSIGN_OR_RETURN(VectorPtr v, Scatter(e.type, pieces, pos, n));
+  return Datum{v, false};
+}
+
+Result<Datum> Evaluator::EvalCoalesce(const Expr& e, const uint32_t* sel, int64_t n) {
+  Positions remaining(n);
+  std::iota(remaining.begin(), remaining.end(), 0u);
+  std::vector<Datum> pieces;
+  std::vector<Positions> pos;
+  for (const auto& arg : e.args) {
+    if (remaining.empty()) break;
+    ASSIGN_OR_RETURN(Datum d, EvalOn(*arg, sel, n, remaining));
+    Positions taken, rest;
+    std::vector<uint32_t> rows;  // rows of d that are taken
+    const bool null_type = d.vec->id() == TypeId::kNull;
+    for (size_t k = 0; k < remaining.size(); ++k) {
+      int64_t r = d.Row(static_cast<int64_t>(k));
+      if (!null_type && d.vec->IsValid(r)) {
+        taken.push_back(remaining[k]);
+        rows.push_back(static_cast<uint32_t>(r));
+      } else {
+        rest.push_back(remaining[k]);
+      }
+    }
+    if (!taken.empty()) {
+      if (d.constant || taken.size() == remaining.size()) {
+        pieces.push_back(std::move(d));
+      } else {
+        pieces.push_back(Datum{columnar::Gather(*d.vec, rows.data(), static_cast<int64_t>(rows.size())), false});
+      }
+      pos.push_back(std::move(taken));
+    }
+    remaining.swap(rest);
+  }
+  ASSIGN_OR_RETURN(VectorPtr v, Scatter(e.type, pieces, pos, n));
+  return Datum{v, false};
+}
+
+// Canonical 64-bit key of a fixed-width value for IN-list hashing: NaN and -0.0 are folded
+// so that they compare as the comparison kernels do.
+template <typename T>
+uint64_t InKey(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    double d = static_cast<double>(v);
+    if (std::isnan(d)) return 0x7ff8000000000000ULL;
+    if (d == 0) d = 0;
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+  } else {
+    return static_cast<uint64_t>(v);
+  }
+}
+
+// IN against a long list of constants: one hash probe per row. Returns nullopt when the type
+// has no fast path (the caller falls back to pairwise equality).
+std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vector<Datum>& items, int64_t n) {
+  for (const Datum& d : items) {
+    if (!d.constant || d.vec->id() == TypeId::kNull) return std::nullopt;
+  }
+  const Vector& v = *needle.vec;
+  if (v.id() == TypeId::kNull) return std::nullopt;
+  bool has_null_item = false;
+  for (const Datum& d : items) has_null_item |= d.vec->IsNull(0);
+  auto out = Vector::Make(columnar::Boolean(), n);
+  out->Resize(n);
+  uint8_t* value = out->data<uint8_t>();
+  uint8_t* valid = nullptr;
+  auto finish = [&](int64_t i, bool found) {
+    if (v.IsNull(i) || (!found && has_null_item)) {
+      if (!valid) valid = out->MutableValidity();
+      valid[i] = 0;
+      value[i] = 0;
+    } else {
+      value[i] = found != e.negated ? 1 : 0;
+    }
+  };
+  if (v.type()->IsStringLike()) {
+    std::unordered_set<std::string_view> set;
+    for (const Datum& d : items) {
+      if (!d.vec->IsNull(0)) set.insert(d.vec->GetString(0));
+    }
+    for (int64_t i = 0; i < n; ++i) finish(i, !v.IsNull(i) && set.count(v.GetString(i)) > 0);
+    return Datum{out, false};
+  }
+  bool done = DispatchFixed(
+      *v.type(),
+      [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, int128_t>) {
+          return false;
+        } else {
+          std::unordered_set<uint64_t> set;
+          for (const Datum& d : items) {
+            if (!d.vec->IsNull(0)) set.insert(InKey(d.vec->Get<T>(0)));
+          }
+          const T* x = v.data<T>();
+          for (int64_t i = 0; i < n; ++i) finish(i, set.count(InKey(x[i])) > 0);
+          return true;
+        }
+      },
+      [] { return false; });
+  if (!done) return std::nullopt;
+  return Datum{out, false};
+}
+
+Result<Datum> Evaluator::EvalIn(const Expr& e, const uint32_t* sel, int64_t n) {
+  // needle IN (a, b, ...) = needle = a OR needle = b OR ...; then NOT for NOT IN.
+  ASSIGN_OR_RETURN(Datum needle, Eval(*e.args[0], sel, n));
+  std::vector<Datum> items;
+  bool all_constant = needle.constant;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    ASSIGN_OR_RETURN(Datum item, Eval(*e.args[i], sel, n));
+    all_constant &= item.constant;
+    items.push_back(std::move(item));
+  }
+  if (!all_constant && items.size() >= kInHashThreshold) {
+    std::optional<Datum> fast = InHashed(e, needle, items, n);
+    if (fast) return std::move(*fast);
+  }
+  int64_t m = all_constant ? 1 : n;
+  auto out = Vector::Make(columnar::Boolean(), m);
+  out->Resize(m);
+  uint8_t* value = out->data<uint8_t>();
+  std::fill(value, value + m, uint8_t{0});
+  std::vector<uint8_t> saw_null(m, 0);
+  ScalarKernel eq = ComparisonKernel(CompareOp::kEq);
+  for (const Datum& item : items) {
+    KernelArg ka[2] = {{needle.vec.get(), needle.constant}, {item.vec.get(), item.constant}};
+    KernelCall call;
+    call.args = ka;
+    call.num_args = 2;
+    call.n = m;
+    call.result_type = columnar::Boolean();
+    call.ctx = &ctx_;
+    VectorPtr r;
+    if (needle.vec->id() == TypeId::kNull || item.vec->id() == TypeId::kNull) {
+      r = Vector::MakeNull(columnar::Boolean(), m);
+    } else {
+      RETURN_NOT_OK(eq(call, &r));
+    }
+    for (int64_t k = 0; k < m; ++k) {
+      if (r->IsNull(k)) saw_null[k] = 1;
+      else if (r->Get<uint8_t>(k)) value[k] = 1;
+    }
+  }
+  bool any = false;
+  for (int64_t k = 0; k < m; ++k) any |= (saw_null[k] && !value[k]);
+  if (any) {
+    uint8_t* valid = out->MutableValidity();
+    for (int64_t k = 0; k < m; ++k) {
+      if (saw_null[k] && !value[k]) valid[k] = 0;
+    }
+  }
+  if (e.negated) {
+    for (int64_t k = 0; k < m; ++k) value[k] ^= 1;
+  }
+  return Datum{out, all_constant};
+}
+
+Result<Datum> Evaluator::EvalDistinct(const Expr& e, const uint32_t* sel, int64_t n) {
+  ASSIGN_OR_RETURN(Datum a, Eval(*e.args[0], sel, n));
+  ASSIGN_OR_RETURN(Datum b, Eval(*e.args[1], sel, n));
+  const bool constant = a.constant && b.constant;
+  const int64_t m = constant ? 1 : n;
+  auto out = Vector::Make(columnar::Boolean(), m);
+  out->Resize(m);
+  uint8_t* value = out->data<uint8_t>();
+  const bool null_type = a.vec->id() == TypeId::kNull || b.vec->id() == TypeId::kNull;
+  VectorPtr eq;
+  if (!null_type) {
+    KernelArg ka[2] = {{a.vec.get(), a.constant}, {b.vec.get(), b.constant}};
+    KernelCall call;
+    call.args = ka;
+    call.num_args = 2;
+    call.n = m;
+    call.result_type = columnar::Boolean();
+    call.ctx = &ctx_;
+    RETURN_NOT_OK(ComparisonKernel(CompareOp::kEq)(call, &eq));
+  }
+  for (int64_t k = 0; k < m; ++k) {
+    bool an = a.vec->id() == TypeId::kNull || a.vec->IsNull(a.Row(k));
+    bool bn = b.vec->id() == TypeId::kNull || b.vec->IsNull(b.Row(k));
+    bool distinct = (an || bn) ? an != bn : eq->Get<uint8_t>(k) == 0;
+    value[k] = distinct != e.negated ? 1 : 0;
+  }
+  return Datum{out, constant};
+}
+
+Result<Datum> Evaluator::EvalLike(const Expr& e, const uint32_t* sel, int64_t n) {
+  ASSIGN_OR_RETURN(Datum text, Eval(*e.args[0], sel, n));
+  ASSIGN_OR_RETURN(Datum pattern, Eval(*e.args[1], sel, n));
+  Datum escape;
+  if (e.args.size() > 2) {
+    ASSIGN_OR_RETURN(escape, Eval(*e.args[2], sel, n));
+  }
+  const bool constant = text.constant && pattern.constant && (!escape.vec || escape.constant);
+  const int64_t m = constant ? 1 : n;
+  auto out = Vector::Make(columnar::Boolean(), m);
+  out->Resize(m);
+  uint8_t* value = out->data<uint8_t>();
+  auto is_null = [](const Datum& d, int64_t k) {
+    return d.vec->id() == TypeId::kNull || d.vec->IsNull(d.Row(k));
+  };
+  std::optional<LikeMatcher> matcher;
+  std::string cached_pattern, cached_escape;
+  uint8_t* valid = nullptr;
+  for (int64_t k = 0; k < m; ++k) {
+    if (is_null(text, k) || is_null(pattern, k) || (escape.vec && is_null(escape, k))) {
+      if (!valid) valid = out->MutableValidity();
+      valid[k] = 0;
+      value[k] = 0;
+      continue;
+    }
+    std::string_view p = pattern.vec->GetString(pattern.Row(k));
+    std::string_view x = escape.vec ? escape.vec->GetString(escape.Row(k)) : std::string_view();
+    if (!matcher || p != cached_pattern || x != cached_escape) {
+      ASSIGN_OR_RETURN(LikeMatcher lm, LikeMatcher::Compile(p, x, e.case_insensitive));
+      matcher = std::move(lm);
+      cached_pattern.assign(p);
+      cached_escape.assign(x);
+    }
+    value[k] = matcher->Matches(text.vec->GetString(text.Row(k))) != e.negated ? 1 : 0;
+  }
+  return Datum{out, constant};
+}
+
+Result<Datum> Evaluator::EvalFieldAccess(const Expr& e, const uint32_t* sel, int64_t n) {
+  ASSIGN_OR_RETURN(Datum s, Eval(*e.args[0], sel, n));
+  if (s.vec->id() == TypeId::kNull) return Datum{Vector::MakeNull(e.type, s.constant ? 1 : n), s.constant};
+  VectorPtr field = s.vec->child(static_cast<size_t>(e.field_index));
+  if (s.vec->MayHaveNulls()) {
+    auto copy = field->Slice(0, field->size());
+    uint8_t* valid = copy->MutableValidity();
+    for (int64_t i = 0; i < copy->size(); ++i) {
+      if (s.vec->IsNull(i)) valid[i] = 0;
+    }
+    field = copy;
+  }
+  return Datum{field, s.constant};
+}
+
+Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vector<uint32_t>* out) {
+  if (e.kind == ExprKind::kAnd) {
+    std::vector<uint32_t> cur, next;
+    if (sel) cur.assign(sel, sel + n);
+    bool identity = sel == nullptr;
+    for (const auto& arg : e.args) {
+      next.clear();
+      RETURN_NOT_OK(Filter(*arg, identity ? nullptr : cur.data(), identity ? n : static_cast<int64_t>(cur.size()),
+                           &next));
+      cur.swap(next);
+      identity = false;
+      if (cur.empty()) break;
+    }
+    out->insert(out->end(), cur.begin(), cur.end());
+    return Status::OK();
+  }
+  if (e.kind == ExprKind::kOr) {
+    std::vector<uint32_t> remaining;
+    if (sel) remaining.assign(sel, sel + n);
+    else {
+      remaining.resize(n);
+      std::iota(remaining.begin(), remaining.end(), 0u);
+    }
+    std::vector<uint32_t> matched, hit, rest;
+    for (const auto& arg : e.args) {
+      if (remaining.empty()) break;
+      hit.clear();
+      RETURN_NOT_OK(Filter(*arg, remaining.data(), static_cast<int64_t>(remaining.size()), &hit));
+      if (hit.empty()) continue;
+      rest.clear();
+      std::set_difference(remaining.begin(), remaining.end(), hit.begin(), hit.end(), std::back_inserter(rest));
+      remaining.swap(rest);
+      std::vector<uint32_t> merged;
+      std::merge(matched.begin(), matched.end(), hit.begin(), hit.end(), std::back_inserter(merged));
+      matched.swap(merged);
+    }
+    out->insert(out->end(), matched.begin(), matched.end());
+    return Status::OK();
+  }
+  ASSIGN_OR_RETURN(Datum d, Eval(e, sel, n));
+  const Vector& v = *d.vec;
+  if (v.id() == TypeId::kNull) return Status::OK();
+  if (v.id() != TypeId::kBoolean) {
+    return Status::Binder("Filter expression " + e.ToString() + " is " + v.type()->ToString() + ", not BOOLEAN");
+  }
+  if (d.constant) {
+    if (v.IsValid(0) && v.Get<uint8_t>(0)) {
+      for (int64_t i = 0; i < n; ++i) out->push_back(sel ? sel[i] : static_cast<uint32_t>(i));
+    }
+    return Status::OK();
+  }
+  const uint8_t* value = v.data<uint8_t>();
+  out->reserve(out->size() + static_cast<size_t>(n));
+  if (!v.MayHaveNulls()) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (value[i]) out->push_back(sel ? sel[i] : static_cast<uint32_t>(i));
+    }
+  } else {
+    const uint8_t* valid = v.validity().data();
+    for (int64_t i = 0; i < n; ++i) {
+      if (value[i] & valid[i]) out->push_back(sel ? sel[i] : static_cast<uint32_t>(i));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<VectorPtr> Evaluate(const Expr& expr, const RecordBatch& input, EvalContext& ctx) {
+  Evaluator ev(input, ctx);
+  ASSIGN_OR_RETURN(Datum d, ev.Eval(expr, nullptr, input.num_rows));
+  if (!d.constant) return d.vec;
+  std::vector<int64_t> zeros(static_cast<size_t>(input.num_rows), 0);
+  return columnar::GatherOrNull(*d.vec, zeros.data(), input.num_rows);
+}
+
+Result<int64_t> EvaluateFilter(const Expr& predicate, const RecordBatch& input, EvalContext& ctx,
+                               std::vector<uint32_t>* selected) {
+  selected->clear();
+  Evaluator ev(input, ctx);
+  RETURN_NOT_OK(ev.Filter(predicate, nullptr, input.num_rows, selected));
+  return static_cast<int64_t>(selected->size());
+}
+
+Result<int64_t> EvaluateFilterOn(const Expr& predicate, const RecordBatch& input,
+                                 const std::vector<uint32_t>& rows, EvalContext& ctx,
+                                 std::vector<uint32_t>* selected) {
+  selected->clear();
+  Evaluator ev(input, ctx);
+  RETURN_NOT_OK(ev.Filter(predicate, rows.data(), static_cast<int64_t>(rows.size()), selected));
+  return static_cast<int64_t>(selected->size());
+}
+
+Result<Value> EvaluateConstant(const Expr& expr, EvalContext& ctx) {
+  RecordBatch empty;
+  empty.num_rows = 1;
+  Evaluator ev(empty, ctx);
+  ASSIGN_OR_RETURN(Datum d, ev.Eval(expr, nullptr, 1));
+  return Value::FromVector(*d.vec, 0);
+}
+
+}  // namespace shoal::expr
