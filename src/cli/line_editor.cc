@@ -1,0 +1,98 @@
+#include "cli/line_editor.h"
+
+#include <sys/select.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+namespace shoal::cli {
+
+namespace {
+
+constexpr int kHistoryEntries = 2000;
+
+// The readline callback interface delivers the line through a plain function.
+bool g_line_done = false;
+char* g_line = nullptr;
+
+void OnLine(char* line) {
+  g_line_done = true;
+  g_line = line;
+  rl_callback_handler_remove();
+}
+
+}  // namespace
+
+LineEditor::LineEditor(std::string history_path, int interrupt_fd)
+    : history_path_(std::move(history_path)), interrupt_fd_(interrupt_fd) {
+  rl_catch_signals = 0;  // SIGINT reaches SigintRouter, not readline's handler
+  rl_readline_name = "shoal";
+  using_history();
+  stifle_history(kHistoryEntries);
+  if (!history_path_.empty()) read_history(history_path_.c_str());
+}
+
+LineEditor::~LineEditor() {
+  if (!history_path_.empty()) write_history(history_path_.c_str());
+}
+
+void LineEditor::AddHistory(const std::string& entry) {
+  if (entry.empty()) return;
+  HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1) : nullptr;
+  if (last && last->line && entry == last->line) return;
+  add_history(entry.c_str());
+}
+
+LineEditor::Event LineEditor::ReadLine(const std::string& prompt, std::string* line) {
+  g_line_done = false;
+  g_line = nullptr;
+  rl_callback_handler_install(prompt.c_str(), OnLine);
+  const int in_fd = fileno(rl_instream ? rl_instream : stdin);
+  while (!g_line_done) {
+    fd_set fds;
+    FD_ZERO(&fds);
+    FD_SET(in_fd, &fds);
+    int max_fd = in_fd;
+    if (interrupt_fd_ >= 0) {
+      FD_SET(interrupt_fd_, &fds);
+      if (interrupt_fd_ > max_fd) max_fd = interrupt_fd_;
+    }
+    int n = select(max_fd + 1, &fds, nullptr, nullptr, nullptr);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      rl_callback_handler_remove();
+      return Event::kEof;
+    }
+    if (interrupt_fd_ >= 0 && FD_ISSET(interrupt_fd_, &fds)) {
+      char buf[64];
+      while (read(interrupt_fd_, buf, sizeof buf) == static_cast<ssize_t>(sizeof buf)) {
+      }
+      // Echo ^C before removing the handler: restoring the terminal may emit a carriage return.
+      FILE* out = rl_outstream ? rl_outstream : stdout;
+      std::fputs("^C", out);
+      std::fflush(out);
+      rl_free_line_state();
+      rl_replace_line("", 0);
+      rl_callback_handler_remove();
+      std::fputc('\n', out);
+      std::fflush(out);
+      return Event::kInterrupted;
+    }
+    if (FD_ISSET(in_fd, &fds)) rl_callback_read_char();
+  }
+  if (g_line == nullptr) {
+    std::fputc('\n', rl_outstream ? rl_outstream : stdout);
+    return Event::kEof;
+  }
+  line->assign(g_line);
+  std::free(g_line);
+  g_line = nullptr;
+  return Event::kLine;
+}
+
+}  // namespace shoal::cli

@@ -1,0 +1,31 @@
+// Reads interactive input lines with GNU readline (editing, history in a file), waking up on
+// Ctrl-C so the shell can clear the line instead of dying.
+//
+// Thread-safety: not thread-safe; readline is process-global, so use one LineEditor at a time.
+#pragma once
+
+#include <string>
+
+namespace shoal::cli {
+
+class LineEditor {
+ public:
+  // Loads history from `history_path` ("" = no history file); `interrupt_fd` becomes readable
+  // on Ctrl-C (-1 = none).
+  LineEditor(std::string history_path, int interrupt_fd);
+  // Saves the history.
+  ~LineEditor();
+  LineEditor(const LineEditor&) = delete;
+  LineEditor& operator=(const LineEditor&) = delete;
+
+  enum class Event { kLine, kEof, kInterrupted };
+  // Shows `prompt` and reads one line into *line. kInterrupted: Ctrl-C cleared the line.
+  Event ReadLine(const std::string& prompt, std::string* line);
+  void AddHistory(const std::string& entry);
+
+ private:
+  std::string history_path_;
+  int interrupt_fd_;
+};
+
+}  // namespace shoal::cli

@@ -1,0 +1,142 @@
+// Drives the built `shoal` binary's interactive mode through a pseudo-terminal: prompts,
+// multi-line statements, dot commands, Ctrl-C clearing the line, .exit, and the history file.
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "support/testdata.h"
+
+namespace shoal::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ShellInteractive : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string binary = testing::BinaryDir() + "/shoal";
+    if (!fs::exists(binary)) FAIL() << "shoal binary not found at " << binary << " (build target shoal)";
+    std::string home = dir_.Join("home");
+    std::string wh = dir_.Join("wh");
+    fs::create_directories(home);
+    fs::create_directories(wh);
+    struct winsize ws = {};
+    ws.ws_row = 40;
+    ws.ws_col = 100;
+    pid_ = forkpty(&master_, nullptr, nullptr, &ws);
+    ASSERT_GE(pid_, 0);
+    if (pid_ == 0) {
+      setenv("HOME", home.c_str(), 1);
+      setenv("TERM", "dumb", 1);
+      execl(binary.c_str(), binary.c_str(), wh.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+
+  void TearDown() override {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (master_ >= 0) close(master_);
+  }
+
+  void Type(const std::string& text) { ASSERT_EQ(write(master_, text.data(), text.size()), (ssize_t)text.size()); }
+
+  // Reads terminal output until `needle` appears after what was consumed before; false on timeout.
+  bool WaitFor(const std::string& needle, int timeout_ms = 10000) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+      size_t at = screen_.find(needle, consumed_);
+      if (at != std::string::npos) {
+        consumed_ = at + needle.size();
+        return true;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      struct pollfd p = {master_, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+      char buf[4096];
+      ssize_t n = read(master_, buf, sizeof buf);
+      if (n <= 0) return screen_.find(needle, consumed_) != std::string::npos;
+      screen_.append(buf, n);
+    }
+  }
+
+  // Waits up to 10 s for the shell to exit (draining its output); its exit code, or -2.
+  int WaitExit() {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      char buf[4096];
+      struct pollfd p = {master_, POLLIN, 0};
+      if (poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
+        ssize_t n = read(master_, buf, sizeof buf);
+        if (n > 0) screen_.append(buf, n);
+      }
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        exited_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      usleep(10000);
+    }
+    return -2;
+  }
+
+  testing::TempDir dir_;
+  int master_ = -1;
+  pid_t pid_ = -1;
+  bool exited_ = false;
+  std::string screen_;
+  size_t consumed_ = 0;
+};
+
+TEST_F(ShellInteractive, RunsMultiLineStatementsDotCommandsAndExits) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 40 +\r");
+  ASSERT_TRUE(WaitFor("‣ ")) << screen_;
+  Type("2 AS answer;\r");
+  ASSERT_TRUE(WaitFor("answer")) << screen_;
+  ASSERT_TRUE(WaitFor("42 │")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".mode csv\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 'x' AS s;\r");
+  ASSERT_TRUE(WaitFor("s\r\nx\r\n")) << screen_;
+  Type("SELECT nope;\r");
+  ASSERT_TRUE(WaitFor("BinderException: ")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".exit\r");
+  EXPECT_EQ(WaitExit(), 1);  // a statement failed during the session
+  std::ifstream history(dir_.Join("home") + "/.shoal_history");
+  std::stringstream ss;
+  ss << history.rdbuf();
+  EXPECT_NE(ss.str().find("SELECT 'x' AS s;"), std::string::npos) << ss.str();
+}
+
+TEST_F(ShellInteractive, CtrlCClearsThePartialStatement) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 'never");
+  ASSERT_TRUE(WaitFor("never")) << screen_;
+  Type("\x03");
+  ASSERT_TRUE(WaitFor("^C")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".mode jsonl\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 7 AS n;\r");
+  ASSERT_TRUE(WaitFor("{\"n\":7}")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("\x04");  // Ctrl-D at an empty prompt ends the session
+  EXPECT_EQ(WaitExit(), 0) << screen_;
+}
+
+}  // namespace
+}  // namespace shoal::cli

@@ -1,0 +1,44 @@
+// Parses the `shoal` command line (see UsageText()) into ShellOptions.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/output_format.h"
+#include "shoal/status.h"
+
+namespace shoal::cli {
+
+// One -c or -f argument, kept in command-line order.
+struct ShellInput {
+  enum class Kind { kSql, kFile };
+  Kind kind = Kind::kSql;
+  std::string text;  // SQL for kSql, a path for kFile
+};
+
+struct ShellOptions {
+  // Directory whose subdirectories are tables.
+  std::string warehouse_dir = ".";
+  // -c / -f in order; empty = interactive (stdin a terminal) or statements from stdin.
+  std::vector<ShellInput> inputs;
+  // --format; unset = table.
+  std::optional<OutputFormat> format;
+  // --stats: print each statement's scan metrics to stderr.
+  bool stats = false;
+  // --threads; 0 = hardware concurrency.
+  int threads = 0;
+  bool show_help = false;
+  bool show_version = false;
+};
+
+// Parses argv[1..argc). Accepts "-c SQL", "-cSQL", "--format F", "--format=F", "--threads N",
+// "--threads=N", "--" (then only the warehouse directory). InvalidArgument naming the option
+// for unknown options, missing or bad values, or more than one directory.
+Result<ShellOptions> ParseShellArgs(const std::vector<std::string>& args);
+
+std::string UsageText();
+
+}  // namespace shoal::cli
