@@ -1,6 +1,7 @@
 #include "cli/logic_test_expectation.h"
 
 #include <algorithm>
+#include <regex>
 
 namespace shoal::cli {
 
@@ -55,6 +56,19 @@ std::string CheckQueryResult(const LogicTestRecord& record, const QueryResult& r
   }
   std::vector<std::string> actual = ResultLines(result);
   std::vector<std::string> expected = record.expected;
+
+  // "<REGEX>:pattern" as the only expected line matches the whole output (rows joined by '\n').
+  static const std::string kRegex = "<REGEX>:";
+  if (expected.size() == 1 && expected[0].rfind(kRegex, 0) == 0) {
+    std::string all;
+    for (const std::string& l : actual) all += l + "\n";
+    std::regex re(expected[0].substr(kRegex.size()));
+    // '.' does not match newlines in ECMAScript; match against a copy with newlines as spaces.
+    std::string flat = all;
+    std::replace(flat.begin(), flat.end(), '\n', ' ');
+    if (std::regex_match(flat, re)) return "";
+    return "output does not match " + expected[0] + "\nactual:\n" + all;
+  }
 
   // Expected values may also be written one per line (DuckDB allows it for multi-column results).
   bool one_value_per_line = ncols > 1 && expected.size() == actual.size() * ncols &&

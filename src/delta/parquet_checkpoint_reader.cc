@@ -1,0 +1,149 @@
+#include "delta/parquet_checkpoint_reader.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "columnar/datetime.h"
+#include "columnar/decimal.h"
+#include "parquet/file_reader.h"
+
+namespace shoal::delta {
+namespace {
+
+constexpr std::array<std::string_view, 9> kActionColumns = {
+    "add", "remove", "metaData", "protocol", "txn", "domainMetadata", "checkpointMetadata",
+    "sidecar", "cdc"};
+
+// Converts row `i` of `v` to JSON as the log writes it: structs as objects without their null
+// fields, maps as objects keyed by the key's text, timestamps in the ISO form of stats JSON.
+Json ToJson(const columnar::Vector& v, int64_t i) {
+  using columnar::TypeId;
+  if (v.IsNull(i)) return Json();
+  switch (v.id()) {
+    case TypeId::kNull: return Json();
+    case TypeId::kBoolean: return Json(v.Get<uint8_t>(i) != 0);
+    case TypeId::kInt8: return Json(int64_t{v.Get<int8_t>(i)});
+    case TypeId::kInt16: return Json(int64_t{v.Get<int16_t>(i)});
+    case TypeId::kInt32: return Json(int64_t{v.Get<int32_t>(i)});
+    case TypeId::kInt64: return Json(v.Get<int64_t>(i));
+    case TypeId::kUInt64: return Json(v.Get<uint64_t>(i));
+    case TypeId::kFloat: return Json(double{v.Get<float>(i)});
+    case TypeId::kDouble: return Json(v.Get<double>(i));
+    case TypeId::kDecimal: {
+      columnar::int128_t u = v.type()->IsWideDecimal() ? v.Get<columnar::int128_t>(i)
+                                                       : columnar::int128_t{v.Get<int64_t>(i)};
+      // A string keeps every digit; the scan layer's stats decoder accepts both forms.
+      return Json(columnar::FormatDecimal(u, v.type()->scale()));
+    }
+    case TypeId::kString:
+    case TypeId::kBinary: return Json(std::string(v.GetString(i)));
+    case TypeId::kDate: return Json(columnar::FormatDate(v.Get<int32_t>(i)));
+    case TypeId::kTime: return Json(columnar::FormatTime(v.Get<int64_t>(i)));
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz: {
+      std::string s = columnar::FormatTimestamp(v.Get<int64_t>(i));
+      if (s.size() > 10 && s[10] == ' ') s[10] = 'T';
+      if (v.id() == TypeId::kTimestamp) s += 'Z';
+      return Json(std::move(s));
+    }
+    case TypeId::kList: {
+      Json arr = Json::array();
+      const int64_t* o = v.offsets();
+      for (int64_t k = o[i]; k < o[i + 1]; ++k) arr.push_back(ToJson(*v.child(0), k));
+      return arr;
+    }
+    case TypeId::kMap: {
+      Json obj = Json::object();
+      const int64_t* o = v.offsets();
+      const columnar::Vector& entries = *v.child(0);
+      for (int64_t k = o[i]; k < o[i + 1]; ++k) {
+        Json key = ToJson(*entries.child(0), k);
+        std::string key_text = key.is_string() ? key.get<std::string>() : key.dump();
+        obj[key_text] = ToJson(*entries.child(1), k);
+      }
+      return obj;
+    }
+    case TypeId::kStruct: {
+      Json obj = Json::object();
+      const auto& fields = v.type()->children();
+      for (size_t f = 0; f < fields.size(); ++f) {
+        if (v.child(f)->IsNull(i)) continue;
+        obj[fields[f].name] = ToJson(*v.child(f), i);
+      }
+      return obj;
+    }
+  }
+  return Json();
+}
+
+}  // namespace
+
+Status ParquetCheckpointReader::Read(io::FileSystem& fs, const std::string& path,
+                                     const ActionSink& sink) {
+  // The reader only borrows `fs` for the duration of this call.
+  std::shared_ptr<io::FileSystem> borrowed(&fs, [](io::FileSystem*) {});
+  auto opened = parquet::ParquetReader::Open(borrowed, path);
+  if (!opened.ok()) return opened.status().WithContext("checkpoint " + path);
+  const parquet::ParquetReader& reader = **opened;
+  const columnar::Schema& schema = *reader.schema();
+  std::vector<int> fields;
+  std::vector<std::string> names;
+  for (size_t f = 0; f < schema.size(); ++f) {
+    for (std::string_view a : kActionColumns) {
+      if (schema[f].name == a) {
+        fields.push_back(static_cast<int>(f));
+        names.push_back(schema[f].name);
+      }
+    }
+  }
+  if (fields.empty()) return Status::OK();  // no action columns: an empty checkpoint part
+  for (int rg = 0; rg < reader.num_row_groups(); ++rg) {
+    auto rgr = reader.OpenRowGroup(rg, fields);
+    if (!rgr.ok()) return rgr.status().WithContext("checkpoint " + path);
+    while (true) {
+      auto batch = (*rgr)->ReadBatch();
+      if (!batch.ok()) return batch.status().WithContext("checkpoint " + path);
+      if (*batch == nullptr) break;
+      const columnar::RecordBatch& b = **batch;
+      for (int64_t row = 0; row < b.num_rows; ++row) {
+        for (size_t c = 0; c < fields.size(); ++c) {
+          const columnar::Vector& col = *b.column(c);
+          if (col.IsNull(row)) continue;
+          Json body = ToJson(col, row);
+          if (names[c] == "add" || names[c] == "remove") {
+            // ordered_json is a vector: take the text before erasing (which moves elements).
+            auto parsed_stats = body.find("stats_parsed");
+            if (parsed_stats != body.end()) {
+              std::optional<std::string> text;
+              if (!body.contains("stats") && parsed_stats->is_object()) text = parsed_stats->dump();
+              body.erase("stats_parsed");
+              if (text) body["stats"] = std::move(*text);
+            }
+            body.erase("partitionValues_parsed");
+          }
+          if (names[c] == "cdc") continue;  // change files do not belong in a snapshot
+          Json action = Json::object();
+          action[names[c]] = std::move(body);
+          auto parsed = ParseActionJson(action);
+          if (!parsed.ok()) {
+            std::string shown = action.dump();
+            if (shown.size() > 300) shown = shown.substr(0, 300) + "...";
+            return parsed.status().WithContext(path + ": row group " + std::to_string(rg) +
+                                               ", row " + std::to_string(row) + " " + shown);
+          }
+          if (parsed->has_value()) RETURN_NOT_OK(sink(std::move(**parsed)));
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
+CheckpointReaders DefaultCheckpointReaders() {
+  CheckpointReaders r;
+  r.parquet = std::make_shared<ParquetCheckpointReader>();
+  return r;
+}
+
+}  // namespace shoal::delta

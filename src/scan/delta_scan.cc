@@ -1,0 +1,153 @@
+#include "scan/delta_scan.h"
+
+#include "delta/log_segment.h"
+#include "delta/parquet_checkpoint_reader.h"
+#include "delta/stats_json.h"
+#include "delta/table_path.h"
+#include "expr/can_match.h"
+#include "expr/evaluate.h"
+#include "scan/file_stats.h"
+#include "scan/partition_values.h"
+
+namespace shoal::scan {
+
+Result<std::shared_ptr<const DeltaTable>> DeltaTable::Open(std::shared_ptr<io::FileSystem> fs,
+                                                           const std::string& root, const TimeTravel& at) {
+  delta::SnapshotOptions opts;
+  opts.readers = delta::DefaultCheckpointReaders();
+  if (at.version) {
+    if (*at.version < 0) return Status::InvalidArgument("version " + std::to_string(*at.version) + " does not exist");
+    opts.version = at.version;
+  } else if (at.timestamp_ms) {
+    ASSIGN_OR_RETURN(auto latest, delta::Snapshot::Load(fs, root, opts));
+    ASSIGN_OR_RETURN(int64_t v, delta::FindVersionAtTimestamp(*fs, root, *at.timestamp_ms,
+                                                              latest->InCommitTimestamps()));
+    opts.version = v;
+  }
+  auto table = std::shared_ptr<DeltaTable>(new DeltaTable());
+  table->fs_ = fs;
+  ASSIGN_OR_RETURN(table->snapshot_, delta::Snapshot::Load(fs, root, opts));
+  auto schema = BuildTableSchema(table->snapshot_->metadata());
+  if (!schema.ok()) return schema.status().WithContext("table " + root);
+  table->schema_ = std::make_shared<const TableSchema>(std::move(*schema));
+  return std::shared_ptr<const DeltaTable>(std::move(table));
+}
+
+std::optional<int64_t> DeltaTable::EstimatedRows() const {
+  int64_t total = 0;
+  for (const delta::AddFile& a : snapshot_->files()) {
+    if (!a.stats) return std::nullopt;
+    auto s = delta::ParseStatsJson(*a.stats);
+    if (!s.ok() || !s->num_records) return std::nullopt;
+    total += *s->num_records;
+    if (a.deletion_vector) total -= a.deletion_vector->cardinality;
+  }
+  return total;
+}
+
+namespace {
+
+bool OnlyPartitionColumns(const expr::Expr& e, const std::vector<int>& columns, const TableSchema& t) {
+  for (int j : expr::CollectColumns(e)) {
+    if (j < 0 || j >= static_cast<int>(columns.size()) || !t.columns[columns[j]].is_partition) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& options) const {
+  const TableSchema& table = *schema_;
+  for (int c : options.columns) {
+    if (c < 0 || c >= static_cast<int>(table.columns.size())) {
+      return Status::InvalidArgument("scan column " + std::to_string(c) + " out of range");
+    }
+  }
+  std::vector<expr::ExprPtr> partition_filters, stats_filters;
+  for (const expr::ExprPtr& f : options.filters) {
+    (OnlyPartitionColumns(*f, options.columns, table) ? partition_filters : stats_filters).push_back(f);
+  }
+  std::vector<int> partition_cols;
+  for (size_t c = 0; c < table.columns.size(); ++c) {
+    if (table.columns[c].is_partition) partition_cols.push_back(static_cast<int>(c));
+  }
+  expr::EvalContext ctx;
+  std::vector<FileTask> tasks;
+  const auto& files = snapshot_->files();
+  for (const delta::AddFile& add : files) {
+    FileTask task;
+    ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(snapshot_->table_root(), add.path));
+    task.partition_values.resize(table.columns.size());
+    for (int c : partition_cols) {
+      const TableColumn& col = table.columns[c];
+      std::optional<std::string> text;
+      auto it = add.partition_values.find(col.physical_name);
+      if (it == add.partition_values.end()) it = add.partition_values.find(col.name);
+      if (it != add.partition_values.end()) text = it->second;
+      auto v = ParsePartitionValue(text, col.type, col.name);
+      if (!v.ok()) return v.status().WithContext(add.path);
+      task.partition_values[c] = std::move(*v);
+    }
+    task.deletion_vector = add.deletion_vector;
+    bool pruned = false;
+    if (!partition_filters.empty()) {
+      // Exact: a one-row batch of the output columns with the partition values filled in.
+      std::vector<columnar::VectorPtr> cols;
+      auto schema = std::make_shared<columnar::Schema>();
+      for (int c : options.columns) {
+        schema->fields.push_back(table.schema.fields[c]);
+        cols.push_back(task.partition_values[c] ? task.partition_values[c]->Broadcast(1)
+                                                : columnar::Vector::MakeNull(table.columns[c].type, 1));
+      }
+      columnar::RecordBatch one(schema, std::move(cols), 1);
+      std::vector<uint32_t> sel;
+      for (const expr::ExprPtr& f : partition_filters) {
+        ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilter(*f, one, ctx, &sel));
+        if (k == 0) {
+          pruned = true;
+          break;
+        }
+      }
+    }
+    if (!pruned && !stats_filters.empty() && add.stats) {
+      auto parsed = delta::ParseStatsJson(*add.stats);
+      if (parsed.ok()) {
+        std::vector<std::optional<expr::ColumnStats>> stats(options.columns.size());
+        for (size_t j = 0; j < options.columns.size(); ++j) {
+          int c = options.columns[j];
+          if (task.partition_values[c]) {
+            expr::ColumnStats cs;
+            const columnar::Value& v = *task.partition_values[c];
+            cs.row_count = 1;
+            cs.null_count = v.is_null() ? 1 : 0;
+            if (!v.is_null()) cs.min = cs.max = v;
+            cs.may_have_nan = false;
+            stats[j] = std::move(cs);
+          } else {
+            stats[j] = ColumnStatsFor(*parsed, table.columns[c]);
+          }
+        }
+        VectorStatsProvider provider(std::move(stats));
+        for (const expr::ExprPtr& f : stats_filters) {
+          if (expr::CanMatch(*f, provider) == expr::TriState::kFalse) {
+            pruned = true;
+            break;
+          }
+        }
+      }
+    }
+    if (!pruned) tasks.push_back(std::move(task));
+  }
+  FileSetScanSpec spec;
+  spec.fs = fs_;
+  spec.table_root = snapshot_->table_root();
+  spec.table = schema_;
+  spec.columns = options.columns;
+  spec.filters = options.filters;
+  spec.batch_rows = options.batch_rows;
+  spec.limit_hint = options.limit_hint;
+  spec.files_total = static_cast<int64_t>(files.size());
+  return std::make_unique<FileSetScan>(std::move(spec), std::move(tasks));
+}
+
+}  // namespace shoal::scan

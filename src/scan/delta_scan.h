@@ -1,0 +1,60 @@
+// DeltaScan: plans a scan of one Delta table snapshot. Loads the snapshot (Parquet checkpoints
+// included), maps its schema (scan/delta_schema.h), and prunes data files first by partition
+// values (partition-only conjuncts evaluated exactly) and then by file statistics
+// (expr::CanMatch); the survivors are read by a FileSetScan.
+//
+// Thread-safety: DeltaTable is immutable after Open and may be shared; the FileSetScan it
+// plans documents its own.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "delta/snapshot.h"
+#include "expr/expr.h"
+#include "io/file_system.h"
+#include "scan/delta_schema.h"
+#include "scan/file_set_scan.h"
+
+namespace shoal::scan {
+
+// Which version of a table to open.
+struct TimeTravel {
+  std::optional<int64_t> version;       // VERSION AS OF
+  std::optional<int64_t> timestamp_ms;  // TIMESTAMP AS OF (UTC milliseconds)
+};
+
+struct DeltaScanOptions {
+  std::vector<int> columns;            // table column indices in output order
+  std::vector<expr::ExprPtr> filters;  // conjuncts over output column indices
+  int64_t batch_rows = 2048;
+  int64_t limit_hint = -1;
+};
+
+class DeltaTable {
+ public:
+  // Loads the snapshot at `at` (default: latest). Errors: a missing table, a version that does
+  // not exist or whose log was cleaned up, unsupported reader features (NotSupported).
+  static Result<std::shared_ptr<const DeltaTable>> Open(std::shared_ptr<io::FileSystem> fs,
+                                                        const std::string& root,
+                                                        const TimeTravel& at = {});
+
+  const std::shared_ptr<const delta::Snapshot>& snapshot() const { return snapshot_; }
+  const std::shared_ptr<const TableSchema>& schema() const { return schema_; }
+  // Rows in the live files according to the log (numRecords minus DV cardinality), when every
+  // file has stats.
+  std::optional<int64_t> EstimatedRows() const;
+
+  // Prunes files and returns the scan over the survivors.
+  Result<std::unique_ptr<FileSetScan>> Plan(const DeltaScanOptions& options) const;
+
+ private:
+  std::shared_ptr<io::FileSystem> fs_;
+  std::shared_ptr<const delta::Snapshot> snapshot_;
+  std::shared_ptr<const TableSchema> schema_;
+};
+
+}  // namespace shoal::scan

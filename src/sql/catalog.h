@@ -1,0 +1,38 @@
+// Catalog: resolves base table names in FROM to Delta table sources. A name `t` is the Delta
+// table in `<warehouse>/t` (a directory holding `_delta_log`); delta.`/path` is the table at
+// that path. Time travel (VERSION / TIMESTAMP AS OF) selects the snapshot.
+//
+// Thread-safety: immutable; safe to share.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "io/file_system.h"
+#include "scan/delta_scan.h"
+#include "sql/ast.h"
+#include "sql/table_function.h"
+
+namespace shoal::sql {
+
+class Catalog {
+ public:
+  Catalog(std::shared_ptr<io::FileSystem> fs, std::string warehouse)
+      : fs_(std::move(fs)), warehouse_(std::move(warehouse)) {}
+
+  // The directory a table name refers to (not checked).
+  std::string TableRoot(const TableName& name) const;
+  // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
+  Result<std::shared_ptr<const TableSource>> ResolveTable(const TableName& name,
+                                                          const scan::TimeTravel& at) const;
+
+ private:
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string warehouse_;
+};
+
+// The time travel target from its evaluated value: VERSION takes an integer; TIMESTAMP a
+// TIMESTAMP/DATE or a string such as '2024-01-01 10:00:00'. InvalidArgument otherwise.
+Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columnar::Value& value);
+
+}  // namespace shoal::sql

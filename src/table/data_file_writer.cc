@@ -1,0 +1,361 @@
+#include "table/data_file_writer.h"
+
+#include <cstdio>
+
+#include "delta/table_path.h"
+#include "scan/delta_schema.h"
+#include "table/partition_path.h"
+#include "table/uuid.h"
+
+namespace shoal::table {
+
+using columnar::Field;
+using columnar::RecordBatch;
+using columnar::TypeId;
+using columnar::TypePtr;
+using columnar::Vector;
+using columnar::VectorPtr;
+
+struct DataFileWriter::OpenFile {
+  std::string dir;
+  delta::PartitionValues values;
+  std::string rel_path;  // unencoded, relative to the root
+  std::unique_ptr<parquet::ParquetWriter> writer;
+  std::optional<FileStatsCollector> stats;
+  int64_t est_bytes = 0;
+  std::vector<columnar::BatchPtr> buffered;  // local sort: logical data rows not yet written
+};
+
+namespace {
+
+const char* CodecExtension(parquet::CompressionCodec c) {
+  switch (c) {
+    case parquet::CompressionCodec::kSnappy: return ".snappy";
+    case parquet::CompressionCodec::kGzip: return ".gz";
+    case parquet::CompressionCodec::kZstd: return ".zstd";
+    case parquet::CompressionCodec::kBrotli: return ".brotli";
+    case parquet::CompressionCodec::kLz4Raw: return ".lz4raw";
+    default: return "";
+  }
+}
+
+int64_t RawBytes(const Vector& v) {
+  int64_t n = static_cast<int64_t>(v.values().size() + v.bytes().size() + v.validity().size());
+  for (const auto& c : v.children()) n += RawBytes(*c);
+  return n;
+}
+
+int64_t RawBytes(const RecordBatch& b) {
+  int64_t n = 0;
+  for (const auto& c : b.columns) n += RawBytes(*c);
+  return n;
+}
+
+// The same vector under a type that differs only in struct field names (shares leaf data).
+VectorPtr Retype(const VectorPtr& v, const TypePtr& type) {
+  if (v->type() == type || v->type()->Equals(*type)) return v;
+  auto out = std::make_shared<Vector>(type);
+  out->validity() = v->validity();
+  out->children().clear();
+  if (type->id() == TypeId::kStruct) {
+    for (size_t i = 0; i < v->children().size(); ++i) {
+      out->children().push_back(Retype(v->child(i), type->children()[i].type));
+    }
+  } else {  // LIST / MAP: offsets plus one child
+    out->values() = v->values();
+    out->children().push_back(Retype(v->child(0), type->children()[0].type));
+  }
+  out->SetLength(v->size());
+  return out;
+}
+
+Status CheckNotNullField(const Vector& v, const Field& f, const std::string& path, const uint8_t* parent_valid,
+                         int64_t n) {
+  if (!f.nullable && v.MayHaveNulls()) {
+    for (int64_t i = 0; i < n; ++i) {
+      if ((!parent_valid || parent_valid[i]) && v.IsNull(i)) {
+        return Status::Constraint("NOT NULL constraint violated for column: " + path);
+      }
+    }
+  }
+  if (f.type->id() != TypeId::kStruct) return Status::OK();
+  bool any_required = false;
+  for (const auto& c : f.type->children()) any_required |= !c.nullable || c.type->id() == TypeId::kStruct;
+  if (!any_required) return Status::OK();
+  std::vector<uint8_t> valid(static_cast<size_t>(n), 1);
+  for (int64_t i = 0; i < n; ++i) valid[i] = (!parent_valid || parent_valid[i]) && v.IsValid(i);
+  for (size_t k = 0; k < f.type->children().size(); ++k) {
+    const Field& cf = f.type->children()[k];
+    RETURN_NOT_OK(CheckNotNullField(*v.child(k), cf, path + "." + cf.name, valid.data(), n));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+TypePtr PhysicalType(const delta::SchemaField& f, const TypePtr& type, bool mapped) {
+  switch (type->id()) {
+    case TypeId::kStruct: {
+      std::vector<Field> fields;
+      for (size_t i = 0; i < type->children().size(); ++i) {
+        const Field& cf = type->children()[i];
+        const delta::SchemaField& df = f.children[i];
+        std::string name = mapped && df.PhysicalName() ? *df.PhysicalName() : cf.name;
+        fields.push_back({name, PhysicalType(df, cf.type, mapped), cf.nullable});
+      }
+      return columnar::Struct(std::move(fields));
+    }
+    case TypeId::kList:
+      return columnar::List(PhysicalType(f.children[0], type->element(), mapped), type->children()[0].nullable);
+    case TypeId::kMap: {
+      const auto& entry = type->children()[0].type->children();
+      return columnar::Map(PhysicalType(f.children[0], entry[0].type, mapped),
+                           PhysicalType(f.children[1], entry[1].type, mapped), entry[1].nullable);
+    }
+    default:
+      return type;
+  }
+}
+
+Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(std::shared_ptr<io::FileSystem> fs,
+                                                             std::string table_root,
+                                                             const delta::Metadata& metadata,
+                                                             DataFileWriterOptions options) {
+  std::unique_ptr<DataFileWriter> w(new DataFileWriter());
+  w->fs_ = std::move(fs);
+  w->root_ = std::move(table_root);
+  w->options_ = std::move(options);
+  ASSIGN_OR_RETURN(w->props_, ParseTableProperties(metadata.configuration));
+  ASSIGN_OR_RETURN(w->delta_root_, delta::ParseSchemaJson(metadata.schema_string));
+  ASSIGN_OR_RETURN(scan::TableSchema ts, scan::BuildTableSchema(metadata));
+  w->schema_ = ts.schema;
+  const bool mapped = w->props_.column_mapping != ColumnMapping::kNone;
+  const bool id_mode = w->props_.column_mapping == ColumnMapping::kId;
+  parquet::WriterProperties::Builder b;
+  b.compression(w->options_.codec).max_row_group_rows(w->options_.max_row_group_rows).page_index(true);
+  std::vector<TypePtr> data_types;
+  for (size_t i = 0; i < w->schema_.size(); ++i) {
+    const delta::SchemaField& df = w->delta_root_.children[i];
+    const Field& f = w->schema_.fields[i];
+    std::string phys = mapped && df.PhysicalName() ? *df.PhysicalName() : f.name;
+    if (ts.columns[i].is_partition) {
+      w->partition_columns_.push_back(static_cast<int>(i));
+      continue;
+    }
+    w->data_columns_.push_back(static_cast<int>(i));
+    w->data_fields_.push_back(df);
+    data_types.push_back(f.type);
+    w->physical_schema_.fields.push_back({phys, PhysicalType(df, f.type, mapped), f.nullable});
+    if (id_mode) {
+      // Field ids for top-level columns and struct fields below them.
+      std::function<void(const delta::SchemaField&, const std::string&)> ids = [&](const delta::SchemaField& node,
+                                                                                 const std::string& path) {
+        if (auto id = node.ColumnMappingId()) b.field_id(path, static_cast<int32_t>(*id));
+        if (!node.IsStruct()) return;
+        for (const auto& c : node.children) ids(c, path + "." + c.PhysicalName().value_or(c.name));
+      };
+      ids(df, phys);
+    }
+  }
+  // partitionColumns are logical names; partitionValues keys are physical names.
+  for (int pc : w->partition_columns_) {
+    const delta::SchemaField& df = w->delta_root_.children[pc];
+    w->partition_keys_.push_back(mapped && df.PhysicalName() ? *df.PhysicalName() : df.name);
+  }
+  if (w->data_columns_.empty()) return Status::InvalidArgument("table " + w->root_ + " has no data columns");
+  w->writer_props_ = b.Build();
+  w->target_size_ = w->options_.target_file_size.value_or(w->props_.target_file_size);
+  if (w->target_size_ <= 0) return Status::InvalidArgument("target file size must be positive");
+  // Validate the stats column list once, up front.
+  RETURN_NOT_OK(FileStatsCollector::Make(w->data_fields_, data_types, mapped, w->props_.num_indexed_cols,
+                                         w->props_.stats_columns)
+                    .status());
+  return w;
+}
+
+DataFileWriter::~DataFileWriter() = default;
+
+Status DataFileWriter::CheckNotNull(const RecordBatch& batch) const {
+  for (size_t i = 0; i < schema_.size(); ++i) {
+    RETURN_NOT_OK(CheckNotNullField(*batch.column(i), schema_.fields[i], schema_.fields[i].name, nullptr,
+                                    batch.num_rows));
+  }
+  return Status::OK();
+}
+
+Status DataFileWriter::Write(const RecordBatch& batch) {
+  if (batch.num_columns() != schema_.size()) {
+    return Status::InvalidArgument("batch has " + std::to_string(batch.num_columns()) + " columns, table " + root_ +
+                                   " has " + std::to_string(schema_.size()));
+  }
+  for (size_t i = 0; i < schema_.size(); ++i) {
+    if (!batch.column(i)->type()->Equals(*schema_.fields[i].type)) {
+      return Status::InvalidArgument("column " + schema_.fields[i].name + " has type " +
+                                     batch.column(i)->type()->ToString() + ", the table expects " +
+                                     schema_.fields[i].type->ToString());
+    }
+  }
+  if (batch.num_rows == 0) return Status::OK();
+  RETURN_NOT_OK(CheckNotNull(batch));
+  if (options_.check) RETURN_NOT_OK(options_.check(batch));
+
+  auto data_schema = std::make_shared<columnar::Schema>();
+  std::vector<VectorPtr> data_cols;
+  for (int i : data_columns_) {
+    data_schema->fields.push_back(schema_.fields[i]);
+    data_cols.push_back(batch.column(i));
+  }
+  RecordBatch data(data_schema, std::move(data_cols), batch.num_rows);
+  if (partition_columns_.empty()) return WriteToPartition("", {}, data);
+
+  // Group rows by partition directory (first-seen order).
+  std::map<std::string, std::pair<delta::PartitionValues, std::vector<uint32_t>>> groups;
+  std::vector<std::string> order;
+  std::string dir;
+  for (int64_t r = 0; r < batch.num_rows; ++r) {
+    dir.clear();
+    delta::PartitionValues values;
+    for (size_t k = 0; k < partition_columns_.size(); ++k) {
+      int pc = partition_columns_[k];
+      ASSIGN_OR_RETURN(auto value, SerializePartitionValue(*batch.column(pc), r));
+      if (!dir.empty()) dir.push_back('/');
+      dir += PartitionDirectory(partition_keys_[k], value);
+      values[partition_keys_[k]] = std::move(value);
+    }
+    auto it = groups.find(dir);
+    if (it == groups.end()) {
+      order.push_back(dir);
+      it = groups.emplace(dir, std::make_pair(std::move(values), std::vector<uint32_t>())).first;
+    }
+    it->second.second.push_back(static_cast<uint32_t>(r));
+  }
+  for (const auto& d : order) {
+    auto& [values, rows] = groups[d];
+    if (rows.size() == static_cast<size_t>(batch.num_rows)) {
+      RETURN_NOT_OK(WriteToPartition(d, values, data));
+    } else {
+      auto part = columnar::GatherBatch(data, rows.data(), static_cast<int64_t>(rows.size()));
+      RETURN_NOT_OK(WriteToPartition(d, values, *part));
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<DataFileWriter::OpenFile>> DataFileWriter::OpenNew(const std::string& dir,
+                                                                          const delta::PartitionValues& values) {
+  auto f = std::make_unique<OpenFile>();
+  f->dir = dir;
+  f->values = values;
+  char prefix[32];
+  std::snprintf(prefix, sizeof(prefix), "part-%05d-", file_counter_++);
+  std::string name = prefix + RandomUuid() + ".c000" + CodecExtension(options_.codec) + ".parquet";
+  f->rel_path = dir.empty() ? name : dir + "/" + name;
+  std::string full = io::JoinPath(root_, f->rel_path);
+  RETURN_NOT_OK(fs_->CreateDirs(io::DirName(full)));
+  std::vector<TypePtr> data_types;
+  for (int i : data_columns_) data_types.push_back(schema_.fields[i].type);
+  ASSIGN_OR_RETURN(auto stats, FileStatsCollector::Make(data_fields_, data_types,
+                                                        props_.column_mapping != ColumnMapping::kNone,
+                                                        props_.num_indexed_cols, props_.stats_columns));
+  f->stats.emplace(std::move(stats));
+  if (!options_.local_sort) {
+    ASSIGN_OR_RETURN(f->writer, parquet::ParquetWriter::Open(fs_, full, physical_schema_, writer_props_));
+  }
+  return f;
+}
+
+Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::PartitionValues& values,
+                                        const RecordBatch& data) {
+  int64_t total = RawBytes(data);
+  int64_t pos = 0;
+  while (pos < data.num_rows) {
+    auto it = open_.find(dir);
+    if (it == open_.end()) {
+      ASSIGN_OR_RETURN(auto f, OpenNew(dir, values));
+      it = open_.emplace(dir, std::move(f)).first;
+    }
+    OpenFile* f = it->second.get();
+    // Rows that fit the file's remaining budget, estimated from the batch's average row size.
+    int64_t remaining_rows = data.num_rows - pos;
+    int64_t per_row = std::max<int64_t>(1, total / std::max<int64_t>(1, data.num_rows));
+    int64_t fit = std::max<int64_t>(1, (target_size_ - f->est_bytes) / per_row);
+    int64_t take = std::min(remaining_rows, fit);
+    if (pos == 0 && take == data.num_rows) {
+      RETURN_NOT_OK(WriteRows(f, data));
+    } else {
+      auto slice = columnar::SliceBatch(data, pos, take);
+      RETURN_NOT_OK(WriteRows(f, *slice));
+    }
+    f->est_bytes += take * per_row;
+    pos += take;
+    if (f->est_bytes >= target_size_) {
+      RETURN_NOT_OK(CloseFile(f));
+      open_.erase(it);
+    }
+  }
+  return Status::OK();
+}
+
+Status DataFileWriter::WriteRows(OpenFile* f, const RecordBatch& data) {
+  f->stats->Update(data);
+  if (options_.local_sort) {
+    f->buffered.push_back(std::make_shared<RecordBatch>(data));
+    return Status::OK();
+  }
+  auto phys_schema = std::make_shared<columnar::Schema>(physical_schema_);
+  std::vector<VectorPtr> cols;
+  for (size_t i = 0; i < data.num_columns(); ++i) cols.push_back(Retype(data.column(i), physical_schema_[i].type));
+  return f->writer->WriteBatch(RecordBatch(phys_schema, std::move(cols), data.num_rows));
+}
+
+Status DataFileWriter::CloseFile(OpenFile* f) {
+  std::string full = io::JoinPath(root_, f->rel_path);
+  if (options_.local_sort) {
+    // Concatenate the buffered rows, order them by the sort hook, write them in one go.
+    std::vector<VectorPtr> cols;
+    int64_t rows = 0;
+    for (const auto& b : f->buffered) rows += b->num_rows;
+    for (size_t c = 0; c < physical_schema_.size(); ++c) {
+      std::vector<VectorPtr> parts;
+      for (const auto& b : f->buffered) parts.push_back(b->column(c));
+      cols.push_back(columnar::Concat(parts));
+    }
+    RecordBatch all(f->buffered.front()->schema, std::move(cols), rows);
+    f->buffered.clear();
+    ASSIGN_OR_RETURN(std::vector<uint32_t> perm, options_.local_sort(all));
+    if (perm.size() != static_cast<size_t>(rows)) {
+      return Status::Internal("local sort returned " + std::to_string(perm.size()) + " rows for " +
+                              std::to_string(rows));
+    }
+    for (uint32_t p : perm) {
+      if (p >= rows) return Status::Internal("local sort returned row " + std::to_string(p) + " out of range");
+    }
+    auto sorted = columnar::GatherBatch(all, perm.data(), rows);
+    ASSIGN_OR_RETURN(f->writer, parquet::ParquetWriter::Open(fs_, full, physical_schema_, writer_props_));
+    auto phys_schema = std::make_shared<columnar::Schema>(physical_schema_);
+    std::vector<VectorPtr> pcols;
+    for (size_t i = 0; i < sorted->num_columns(); ++i) {
+      pcols.push_back(Retype(sorted->column(i), physical_schema_[i].type));
+    }
+    RETURN_NOT_OK(f->writer->WriteBatch(RecordBatch(phys_schema, std::move(pcols), rows)));
+  }
+  RETURN_NOT_OK(f->writer->Close().status());
+  ASSIGN_OR_RETURN(io::FileInfo info, fs_->Stat(full));
+  delta::AddFile add;
+  add.path = delta::PercentEncodePath(f->rel_path);
+  add.partition_values = f->values;
+  add.size = info.size;
+  add.modification_time = options_.modification_time_ms.value_or(info.mtime_ms);
+  add.data_change = options_.data_change;
+  add.stats = f->stats->ToJson();
+  adds_.push_back(std::move(add));
+  return Status::OK();
+}
+
+Result<std::vector<delta::AddFile>> DataFileWriter::Finish() {
+  for (auto& [dir, f] : open_) RETURN_NOT_OK(CloseFile(f.get()));
+  open_.clear();
+  return std::move(adds_);
+}
+
+}  // namespace shoal::table

@@ -1,0 +1,97 @@
+// Writes record batches of a Delta table into Parquet data files under the table root and
+// returns the add actions describing them (PROTOCOL.md "Add File and Remove File"): Hive-style
+// partition directories, file names part-<n>-<uuid>.c000.<codec>.parquet, a new file once a
+// file reaches the target size, page index on, per-file stats JSON, column-mapping physical
+// names and field ids in the Parquet schema, NOT NULL and CHECK enforcement per batch, and an
+// optional local sort of each file's rows before it is written.
+//
+// Thread-safety: not thread-safe; one writer per thread (several may write one table).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "columnar/vector.h"
+#include "delta/actions.h"
+#include "delta/schema_json.h"
+#include "io/file_system.h"
+#include "parquet/file_writer.h"
+#include "shoal/status.h"
+#include "table/file_stats_collector.h"
+#include "table/table_properties.h"
+
+namespace shoal::table {
+
+// Evaluates CHECK constraints on a batch (logical column names); returns
+// Constraint("CHECK constraint <name> <expr> violated ...") when a row fails.
+using ConstraintCheck = std::function<Status(const columnar::RecordBatch& batch)>;
+// Returns the row order for a file's buffered rows (a permutation of 0..num_rows-1).
+using LocalSort = std::function<Result<std::vector<uint32_t>>(const columnar::RecordBatch& rows)>;
+
+struct DataFileWriterOptions {
+  // Roll to a new file when a file's estimated encoded size reaches this; default: the
+  // table's delta.targetFileSize (128 MiB).
+  std::optional<int64_t> target_file_size;
+  parquet::CompressionCodec codec = parquet::CompressionCodec::kSnappy;  // Spark's default
+  int64_t max_row_group_rows = 1 << 20;                                  // Parquet row group
+  ConstraintCheck check;  // default none (NOT NULL is always enforced)
+  LocalSort local_sort;   // default none: rows are written in arrival order
+  bool data_change = true;                // add.dataChange
+  std::optional<int64_t> modification_time_ms;  // default: the written file's mtime
+};
+
+class DataFileWriter {
+ public:
+  // `metadata` is the table's current metaData (schema, partition columns, configuration).
+  static Result<std::unique_ptr<DataFileWriter>> Make(std::shared_ptr<io::FileSystem> fs, std::string table_root,
+                                                      const delta::Metadata& metadata,
+                                                      DataFileWriterOptions options = {});
+  ~DataFileWriter();
+
+  // The logical schema batches must have (all table columns, partition columns included).
+  const columnar::Schema& schema() const { return schema_; }
+
+  // Checks constraints and writes the rows; nothing of a batch that fails a constraint is
+  // written.
+  Status Write(const columnar::RecordBatch& batch);
+  // Closes every open file and returns the add actions of all files written.
+  Result<std::vector<delta::AddFile>> Finish();
+
+ private:
+  struct OpenFile;
+  DataFileWriter() = default;
+  Status CheckNotNull(const columnar::RecordBatch& batch) const;
+  Status WriteToPartition(const std::string& dir, const delta::PartitionValues& values,
+                          const columnar::RecordBatch& data);
+  Status WriteRows(OpenFile* f, const columnar::RecordBatch& data);
+  Status CloseFile(OpenFile* f);
+  Result<std::unique_ptr<OpenFile>> OpenNew(const std::string& dir, const delta::PartitionValues& values);
+
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string root_;
+  DataFileWriterOptions options_;
+  TableProperties props_;
+  delta::SchemaField delta_root_;
+  columnar::Schema schema_;           // logical, all columns
+  columnar::Schema physical_schema_;  // data columns with physical names
+  std::vector<int> data_columns_;     // indices of data columns in schema_
+  std::vector<int> partition_columns_;
+  std::vector<std::string> partition_keys_;  // physical names for partitionValues
+  std::vector<delta::SchemaField> data_fields_;
+  parquet::WriterProperties writer_props_;
+  int64_t target_size_ = 0;
+  int file_counter_ = 0;
+  std::map<std::string, std::unique_ptr<OpenFile>> open_;  // by partition directory
+  std::vector<delta::AddFile> adds_;
+};
+
+// The Parquet-side type of a logical type under column mapping: struct fields renamed to
+// their physical names (from the Delta schema node `f`).
+columnar::TypePtr PhysicalType(const delta::SchemaField& f, const columnar::TypePtr& type, bool mapped);
+
+}  // namespace shoal::table

@@ -1,0 +1,51 @@
+// Typed view of a Delta table's `delta.*` configuration (metaData.configuration), with the
+// validation Delta applies when properties are set: unknown `delta.` keys are rejected, values
+// must parse as their type (booleans, sizes, intervals, enumerations).
+//
+// Thread-safety: plain values and pure functions.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shoal/status.h"
+
+namespace shoal::table {
+
+enum class ColumnMapping : uint8_t { kNone, kName, kId };
+
+// Every delta.* setting shoal acts on, with Delta's defaults.
+struct TableProperties {
+  bool append_only = false;                  // delta.appendOnly
+  bool enable_deletion_vectors = true;       // delta.enableDeletionVectors (shoal default true)
+  bool enable_row_tracking = false;          // delta.enableRowTracking
+  bool enable_change_data_feed = false;      // delta.enableChangeDataFeed
+  bool enable_in_commit_timestamps = false;  // delta.enableInCommitTimestamps
+  bool enable_type_widening = false;         // delta.enableTypeWidening
+  ColumnMapping column_mapping = ColumnMapping::kNone;    // delta.columnMapping.mode
+  std::string isolation_level = "WriteSerializable";      // delta.isolationLevel
+  std::string checkpoint_policy = "classic";              // delta.checkpointPolicy
+  int64_t checkpoint_interval = 10;                       // delta.checkpointInterval
+  int64_t target_file_size = int64_t{128} << 20;          // delta.targetFileSize (bytes)
+  int64_t num_indexed_cols = 32;                          // delta.dataSkippingNumIndexedCols (-1: all)
+  std::optional<std::vector<std::string>> stats_columns;  // delta.dataSkippingStatsColumns
+  int64_t deleted_file_retention_ms = 7LL * 24 * 3600 * 1000;  // deletedFileRetentionDuration
+  int64_t log_retention_ms = 30LL * 24 * 3600 * 1000;          // delta.logRetentionDuration
+  std::map<std::string, std::string> constraints;  // delta.constraints.<name> -> expression
+  std::vector<std::string> explicit_features;      // delta.feature.<name> = supported
+};
+
+// Parses and validates a configuration map. InvalidArgument naming the key for an unknown
+// `delta.` key or a malformed value; non-`delta.` keys are user properties and pass.
+Result<TableProperties> ParseTableProperties(const std::map<std::string, std::string>& config);
+
+// Parses Delta's interval syntax "interval 7 days" (also "7 days"); units week(s), day(s),
+// hour(s), minute(s), second(s), millisecond(s). Result in milliseconds.
+Result<int64_t> ParseIntervalMillis(const std::string& text);
+// Parses a byte size: "134217728", "128mb", "1g" (b/k/kb/m/mb/g/gb, case-insensitive).
+Result<int64_t> ParseByteSize(const std::string& text);
+
+}  // namespace shoal::table
