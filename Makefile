@@ -2,6 +2,9 @@
 .PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke demo bench format tidy deps clean
 
 JOBS ?= $(shell nproc)
+# ccache keys on paths relative to the checkout, so a fresh clone elsewhere reuses the cache.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 CMAKE_GEN := -G Ninja
 DEPS_STAMP := build/.deps-ok
 
