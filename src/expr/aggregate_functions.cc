@@ -118,9 +118,9 @@ class SumLikeAgg final : public GroupedAggregate {
       }
       Acc s = sums_[gi];
       if constexpr (std::is_same_v<Acc, double>) {
-        out->Append<double>(kind_ == kAvgDouble ? s / static_cast<double>(counts_[gi]) : s);
+        out->template Append<double>(kind_ == kAvgDouble ? s / static_cast<double>(counts_[gi]) : s);
       } else if constexpr (std::is_same_v<Acc, int64_t>) {
-        out->Append<int64_t>(s);
+        out->template Append<int64_t>(s);
       } else {
         int128_t v = s;
         if (kind_ == kAvgDecimal) {
@@ -136,8 +136,8 @@ class SumLikeAgg final : public GroupedAggregate {
             return Status::OutOfRange("Overflow in AVG of " + arg_->ToString());
           }
         }
-        if (result_->IsWideDecimal()) out->Append<int128_t>(v);
-        else out->Append<int64_t>(static_cast<int64_t>(v));
+        if (result_->IsWideDecimal()) out->template Append<int128_t>(v);
+        else out->template Append<int64_t>(static_cast<int64_t>(v));
       }
     }
     return out;
@@ -203,7 +203,7 @@ class FixedPickAgg final : public GroupedAggregate {
   Result<VectorPtr> Finalize() override {
     auto out = Vector::Make(type_, num_groups_);
     for (int64_t i = 0; i < num_groups_; ++i) {
-      if (has_[i]) out->Append<T>(vals_[i]);
+      if (has_[i]) out->template Append<T>(vals_[i]);
       else out->AppendNull();
     }
     return out;
