@@ -185,7 +185,8 @@ Result<CheckpointInfo> WriteCheckpoint(std::shared_ptr<io::FileSystem> fs, const
     PutLong(v->child(7).get(), m.created_time);
   });
   ++rows;
-  for (const auto& [app, t] : snapshot.app_transactions()) {
+  for (const auto& entry : snapshot.app_transactions()) {
+    const delta::Txn& t = entry.second;  // (clang 14 cannot capture structured bindings)
     Row(cols, kTxn, [&](Vector* v) {
       v->child(0)->AppendString(t.app_id);
       v->child(1)->Append<int64_t>(t.version);
@@ -193,7 +194,8 @@ Result<CheckpointInfo> WriteCheckpoint(std::shared_ptr<io::FileSystem> fs, const
     });
     ++rows;
   }
-  for (const auto& [name, d] : snapshot.domain_metadata()) {
+  for (const auto& entry : snapshot.domain_metadata()) {
+    const delta::DomainMetadata& d = entry.second;
     Row(cols, kDomain, [&](Vector* v) {
       v->child(0)->AppendString(d.domain);
       v->child(1)->AppendString(d.configuration);
