@@ -74,8 +74,10 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   expr::EvalContext ctx;
   std::vector<FileTask> tasks;
   const auto& files = snapshot_->files();
-  for (const delta::AddFile& add : files) {
+  for (size_t file_index = 0; file_index < files.size(); ++file_index) {
+    const delta::AddFile& add = files[file_index];
     FileTask task;
+    task.id = static_cast<int64_t>(file_index);
     ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(snapshot_->table_root(), add.path));
     task.partition_values.resize(table.columns.size());
     for (int c : partition_cols) {
@@ -146,6 +148,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   spec.filters = options.filters;
   spec.batch_rows = options.batch_rows;
   spec.limit_hint = options.limit_hint;
+  spec.with_row_address = options.with_row_address;
   spec.files_total = static_cast<int64_t>(files.size());
   return std::make_unique<FileSetScan>(std::move(spec), std::move(tasks));
 }

@@ -32,6 +32,9 @@ struct DeltaScanOptions {
   std::vector<expr::ExprPtr> filters;  // conjuncts over output column indices
   int64_t batch_rows = 2048;
   int64_t limit_hint = -1;
+  // Append the row-address columns (FileSetScanSpec::with_row_address); the file id is the
+  // AddFile's index in snapshot()->files().
+  bool with_row_address = false;
 };
 
 class DeltaTable {

@@ -226,6 +226,63 @@ TEST(DeltaScan, DeletionVectorDropsRowsAcrossRowGroups) {
   EXPECT_FALSE(DeltaTable::Open(g.fs, g.dir.path(), at).ok());
 }
 
+TEST(DeltaScan, RowAddressesNameEachRowsFileAndPositionThroughDvAndFilter) {
+  GeneratedTable g;
+  g.files = 3;
+  g.Write();
+  auto t0 = DeltaTable::Open(g.fs, g.dir.path());
+  ASSERT_TRUE(t0.ok());
+  // Delete row 5 of the second file (by snapshot order) with a DV.
+  delta::DeletionVector dv;
+  dv.Add(5);
+  auto desc = delta::WriteDeletionVector(*g.fs, g.dir.path(), dv, {.max_inline_bytes = 1000});
+  ASSERT_TRUE(desc.ok()) << desc.status().ToString();
+  delta::AddFile a = (*t0)->snapshot()->files()[1];
+  a.deletion_vector = *desc;
+  delta::RemoveFile rm;
+  rm.path = a.path;
+  ASSERT_TRUE(g.fs->PutIfAbsent(g.dir.Join("_delta_log/00000000000000000001.json"),
+                                delta::SerializeCommit({rm, a})).ok());
+  auto t = DeltaTable::Open(g.fs, g.dir.path());
+  ASSERT_TRUE(t.ok());
+  DeltaScanOptions o;
+  o.columns = {0};
+  // id % 10 < 7 keeps rows 0-6 of every ten, so positions are not contiguous.
+  auto mod = expr::Call("%", {expr::ColumnRef(0, columnar::Int64(), "id"), expr::Literal(Value::Int64(10))});
+  ASSERT_TRUE(mod.ok());
+  auto lt = expr::Call("<", {*mod, expr::Literal(Value::Int64(7))});
+  ASSERT_TRUE(lt.ok());
+  o.filters = {*lt};
+  o.batch_rows = 16;
+  o.with_row_address = true;
+  auto scan = (*t)->Plan(o);
+  ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+  ASSERT_EQ((*scan)->output_schema()->fields.size(), 3u);
+  EXPECT_EQ((*scan)->output_schema()->fields[1].name, kFileIdColumn);
+  EXPECT_EQ((*scan)->output_schema()->fields[2].name, kRowIndexColumn);
+  auto batches = Drain(**scan, 2);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  const auto& files = (*t)->snapshot()->files();
+  int64_t rows = 0;
+  for (const auto& b : *batches) {
+    for (int64_t i = 0; i < b->num_rows; ++i) {
+      int64_t id = b->column(0)->Get<int64_t>(i);
+      int64_t file = b->column(1)->Get<int64_t>(i);
+      int64_t pos = b->column(2)->Get<int64_t>(i);
+      ASSERT_GE(file, 0);
+      ASSERT_LT(file, static_cast<int64_t>(files.size()));
+      // File f of the generator holds ids f*100 + position.
+      EXPECT_EQ(files[file].path.find("f" + std::to_string(id / 100) + ".parquet") != std::string::npos, true)
+          << files[file].path << " id " << id;
+      EXPECT_EQ(pos, id % 100);
+      EXPECT_LT(id % 10, 7);
+      EXPECT_FALSE(files[file].deletion_vector && pos == 5) << "deleted row returned";
+      ++rows;
+    }
+  }
+  EXPECT_EQ(rows, 3 * 70 - 1);
+}
+
 TEST(DeltaScan, EmptyProjectionCountsRows) {
   GeneratedTable g;
   g.Write();

@@ -28,6 +28,10 @@ FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
     : spec_(std::move(spec)), files_(std::move(files)) {
   auto schema = std::make_shared<columnar::Schema>();
   for (int c : spec_.columns) schema->fields.push_back(spec_.table->schema.fields[c]);
+  if (spec_.with_row_address) {
+    schema->fields.push_back({kFileIdColumn, columnar::Int64(), false});
+    schema->fields.push_back({kRowIndexColumn, columnar::Int64(), false});
+  }
   output_schema_ = std::move(schema);
   if (spec_.filters.size() == 1) {
     filter_ = spec_.filters[0];
@@ -163,6 +167,20 @@ Result<BatchPtr> FileSetScan::ToOutput(const FileState& fst, const columnar::Rec
       if (!adapted.ok()) return adapted.status().WithContext(task.path);
       cols.push_back(std::move(*adapted));
     }
+  }
+  if (spec_.with_row_address) {
+    auto ids = columnar::Vector::Make(columnar::Int64(), n);
+    auto rows = columnar::Vector::Make(columnar::Int64(), n);
+    ids->Resize(n);
+    rows->Resize(n);
+    int64_t* id_data = ids->data<int64_t>();
+    int64_t* row_data = rows->data<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      id_data[i] = task.id;
+      row_data[i] = first_row + i;
+    }
+    cols.push_back(std::move(ids));
+    cols.push_back(std::move(rows));
   }
   auto batch = std::make_shared<columnar::RecordBatch>(output_schema_, std::move(cols), n);
   bool selected = false;

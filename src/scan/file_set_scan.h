@@ -39,7 +39,12 @@ struct FileTask {
   // Per table column: the partition value (only for partition columns; others unset).
   std::vector<std::optional<columnar::Value>> partition_values;
   std::optional<delta::DeletionVectorDescriptor> deletion_vector;
+  int64_t id = -1;  // caller's identifier, emitted as kFileIdColumn (DeltaScan: index in files())
 };
+
+// Names of the row-address columns FileSetScanSpec::with_row_address appends to the output.
+inline constexpr const char* kFileIdColumn = "_shoal_file_id";    // BIGINT: FileTask::id
+inline constexpr const char* kRowIndexColumn = "_shoal_row_index";  // BIGINT: row position in the file
 
 struct FileSetScanSpec {
   std::shared_ptr<io::FileSystem> fs;
@@ -51,6 +56,10 @@ struct FileSetScanSpec {
   int64_t limit_hint = -1;              // stop after about this many rows (>= 0, no filters)
   parquet::ReaderOptions reader_options;
   int64_t files_total = 0;              // files before file pruning, for metrics
+  // Append two BIGINT columns after `columns`: kFileIdColumn and kRowIndexColumn (the row's
+  // position in its data file, counting deleted rows) — what DML needs to build deletion
+  // vectors. Filters never refer to them.
+  bool with_row_address = false;
 };
 
 class FileSetScan {

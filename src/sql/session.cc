@@ -25,6 +25,20 @@ const std::map<StatementKind, Handler>& Handlers() {
       {StatementKind::kSet, &Session::RunSet},
       {StatementKind::kReset, &Session::RunReset},
       {StatementKind::kShowTables, &Session::RunShowTables},
+      {StatementKind::kCreateTable, &Session::RunCreateTable},
+      {StatementKind::kDropTable, &Session::RunDropTable},
+      {StatementKind::kDescribe, &Session::RunDescribe},
+      {StatementKind::kInsert, &Session::RunInsert},
+      {StatementKind::kTransaction, &Session::RunTransaction},
+      {StatementKind::kAlterTable, &Session::RunAlterTable},
+      {StatementKind::kVacuum, &Session::RunVacuum},
+      {StatementKind::kRestore, &Session::RunRestore},
+      {StatementKind::kCopy, &Session::RunCopy},
+      {StatementKind::kDelete, &Session::RunDelete},
+      {StatementKind::kUpdate, &Session::RunUpdate},
+      {StatementKind::kMerge, &Session::RunMerge},
+      {StatementKind::kOptimize, &Session::RunOptimize},
+      {StatementKind::kReorg, &Session::RunReorg},
   };
   return handlers;
 }

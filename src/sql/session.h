@@ -14,6 +14,7 @@
 #include "sql/ast.h"
 #include "sql/logical_plan.h"
 #include "sql/physical_operator.h"
+#include "sql/table_write.h"
 
 namespace shoal::sql {
 
@@ -33,6 +34,43 @@ class Session {
   Result<QueryResult> RunSet(const Statement& s);
   Result<QueryResult> RunReset(const Statement& s);
   Result<QueryResult> RunShowTables(const Statement& s);
+  // DDL and INSERT (session_ddl.cc, session_insert.cc)
+  Result<QueryResult> RunCreateTable(const Statement& s);
+  Result<QueryResult> RunDropTable(const Statement& s);
+  Result<QueryResult> RunDescribe(const Statement& s);
+  Result<QueryResult> RunInsert(const Statement& s);
+  // BEGIN / COMMIT / ROLLBACK / PREPARE TRANSACTION / COMMIT PREPARED / ROLLBACK PREPARED
+  // (session_transaction.cc)
+  Result<QueryResult> RunTransaction(const Statement& s);
+  // ALTER TABLE, VACUUM, RESTORE, COPY (session_maintenance.cc)
+  Result<QueryResult> RunAlterTable(const Statement& s);
+  Result<QueryResult> RunVacuum(const Statement& s);
+  Result<QueryResult> RunRestore(const Statement& s);
+  Result<QueryResult> RunCopy(const Statement& s);
+  // DESCRIBE HISTORY / DETAIL (session_maintenance.cc) and LAYOUT (session_layout.cc); RunDescribe
+  // dispatches to them.
+  Result<QueryResult> RunDescribeHistory(const Statement& s);
+  Result<QueryResult> RunDescribeDetail(const Statement& s);
+  Result<QueryResult> RunDescribeLayout(const Statement& s);
+  // DELETE, UPDATE, MERGE (session_dml.cc, dml_*.cc); OPTIMIZE, REORG (session_optimize.cc)
+  Result<QueryResult> RunDelete(const Statement& s);
+  Result<QueryResult> RunUpdate(const Statement& s);
+  Result<QueryResult> RunMerge(const Statement& s);
+  Result<QueryResult> RunOptimize(const Statement& s);
+  Result<QueryResult> RunReorg(const Statement& s);
+
+  // --- writes (sql/table_write.h; implemented in session_transaction.cc)
+  // Begins the current statement's write to table `name`: joins the explicit transaction on it
+  // or opens an auto-commit one. `operation` / `parameters` go to commitInfo (as Spark names
+  // them: "WRITE", "DELETE", "UPDATE", "MERGE", "OPTIMIZE", ...).
+  Result<TableWrite*> BeginTableWrite(const TableName& name, const std::string& operation,
+                                      delta::Json parameters);
+  // Ends the statement's write: commits an auto-commit transaction (conflict errors come from
+  // here) or keeps an explicit one staged.
+  Result<txn::CommitResult> EndTableWrite(TableWrite* write);
+  // Abandons the statement's write after `error`: deletes its staged files; an explicit
+  // transaction is marked failed (only ROLLBACK is accepted until it ends).
+  void AbortTableWrite(TableWrite* write, const Status& error);
 
  private:
   // Binds, optimizes and plans a query, running its subqueries on `ctx`.
