@@ -53,7 +53,11 @@ asan-test: asan
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) --timeout 900
 
 # Concurrency tests under TSan.
-tsan-test: tsan
+# Builds only the test binaries of the layers labelled `concurrency` (CMakeLists.txt).
+TSAN_TARGETS ?= shoal_txn_test shoal_scan_test
+tsan-test: $(DEPS_STAMP)
+	$(call configure,tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHOAL_TSAN=ON -DSHOAL_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+	cmake --build build/tsan -j $(JOBS) --target $(TSAN_TARGETS)
 	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) --timeout 900 -L concurrency
 
 # A short run of every fuzz target over its seed corpus (part of CI's sanitizer step).

@@ -11,6 +11,7 @@
 
 #include "columnar/value_text.h"
 #include "parquet/file_reader.h"
+#include "support/json_compare.h"
 #include "support/testdata.h"
 
 namespace shoal::parquet {
@@ -61,69 +62,6 @@ Result<std::vector<std::string>> ReadRows(const std::string& path, ReaderOptions
   return rows;
 }
 
-bool NumberLike(const json& j) { return j.is_number(); }
-
-std::string IntText(const json& j) {
-  if (j.is_number_unsigned()) return std::to_string(j.get<uint64_t>());
-  if (j.is_number_integer()) return std::to_string(j.get<int64_t>());
-  return j.dump();
-}
-
-// Equality with numbers compared numerically (floats widened), big integers as strings.
-bool Same(const json& a, const json& b, std::string* where) {
-  if (NumberLike(a) && NumberLike(b)) {
-    if (a.is_number_integer() && b.is_number_integer()) {
-      if (IntText(a) == IntText(b)) return true;
-    }
-    double x = a.get<double>(), y = b.get<double>();
-    if (x == y || static_cast<float>(x) == static_cast<float>(y)) return true;
-    *where = a.dump() + " vs " + b.dump();
-    return false;
-  }
-  if (NumberLike(a) && b.is_string()) {
-    if (IntText(a) == b.get<std::string>()) return true;
-  }
-  if (a.is_string() && NumberLike(b)) {
-    if (a.get<std::string>() == IntText(b)) return true;
-  }
-  if (a.type() != b.type()) {
-    *where = a.dump() + " vs " + b.dump();
-    return false;
-  }
-  if (a.is_array()) {
-    if (a.size() != b.size()) {
-      *where = a.dump() + " vs " + b.dump();
-      return false;
-    }
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!Same(a[i], b[i], where)) return false;
-    }
-    return true;
-  }
-  if (a.is_object()) {
-    if (a.size() != b.size()) {
-      *where = a.dump() + " vs " + b.dump();
-      return false;
-    }
-    auto ia = a.begin();
-    auto ib = b.begin();
-    for (; ia != a.end(); ++ia, ++ib) {
-      if (ia.key() != ib.key()) {
-        *where = "key " + ia.key() + " vs " + ib.key();
-        return false;
-      }
-      if (!Same(ia.value(), ib.value(), where)) {
-        *where = ia.key() + ": " + *where;
-        return false;
-      }
-    }
-    return true;
-  }
-  if (a == b) return true;
-  *where = a.dump() + " vs " + b.dump();
-  return false;
-}
-
 bool Exists(const std::string& p) {
   std::error_code ec;
   return fs::exists(p, ec);
@@ -159,7 +97,7 @@ void CompareWithExpectation(const std::string& name, const std::vector<std::stri
       ++i;
       continue;
     }
-    if (!Same(got, want, &where)) {
+    if (!testing::SameJson(got, want, &where, {.ordered_keys = true, .integers_as_floats = true})) {
       ADD_FAILURE() << name << " row " << i << ": " << where << "\n  got:  " << rows[i] << "\n  want: " << line;
       if (++mismatches >= 3) return;
     }

@@ -12,6 +12,7 @@
 #include "columnar/value_text.h"
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
+#include "support/json_compare.h"
 #include "support/testdata.h"
 
 namespace shoal::parquet {
@@ -210,66 +211,6 @@ std::vector<std::string> RowsJson(const std::vector<columnar::BatchPtr>& batches
   return rows;
 }
 
-// Compares shoal's JSON with DuckDB's: numbers numerically (floats to float precision),
-// DuckDB's "+00" suffix of TIMESTAMP WITH TIME ZONE ignored.
-bool SameJson(const json& a, const json& b, std::string* why) {
-  if (a.is_number() && b.is_number()) {
-    if (a.is_number_integer() && b.is_number_integer()) {
-      bool same = a.is_number_unsigned() || b.is_number_unsigned() ? a.get<uint64_t>() == b.get<uint64_t>()
-                                                                   : a.get<int64_t>() == b.get<int64_t>();
-      if (!same) *why = a.dump() + " vs " + b.dump();
-      return same;
-    }
-    double x = a.get<double>(), y = b.get<double>();
-    if (x == y || static_cast<float>(x) == static_cast<float>(y)) return true;
-    *why = a.dump() + " vs " + b.dump();
-    return false;
-  }
-  if (a.is_number() != b.is_number() && (a.is_string() || b.is_string())) {
-    const json& num = a.is_number() ? a : b;
-    const json& str = a.is_string() ? a : b;
-    if (num.dump() == str.get<std::string>()) return true;
-  }
-  if (a.is_string() && b.is_string()) {
-    std::string x = a.get<std::string>(), y = b.get<std::string>();
-    auto strip = [](std::string s) {
-      if (s.size() > 3 && s.compare(s.size() - 3, 3, "+00") == 0) s.resize(s.size() - 3);
-      return s;
-    };
-    if (strip(x) == strip(y)) return true;
-    *why = a.dump() + " vs " + b.dump();
-    return false;
-  }
-  if (a.type() != b.type()) {
-    *why = a.dump() + " vs " + b.dump();
-    return false;
-  }
-  if (a.is_array()) {
-    if (a.size() != b.size()) {
-      *why = a.dump() + " vs " + b.dump();
-      return false;
-    }
-    for (size_t i = 0; i < a.size(); ++i)
-      if (!SameJson(a[i], b[i], why)) return false;
-    return true;
-  }
-  if (a.is_object()) {
-    if (a.size() != b.size()) {
-      *why = a.dump() + " vs " + b.dump();
-      return false;
-    }
-    for (auto it = a.begin(); it != a.end(); ++it) {
-      if (!b.contains(it.key()) || !SameJson(it.value(), b[it.key()], why)) {
-        *why = it.key() + ": " + *why;
-        return false;
-      }
-    }
-    return true;
-  }
-  if (a != b) *why = a.dump() + " vs " + b.dump();
-  return a == b;
-}
-
 Result<std::vector<columnar::BatchPtr>> ReadWithShoal(const std::string& path) {
   ASSIGN_OR_RETURN(auto reader, ParquetReader::Open(io::LocalFileSystem(), path));
   return reader->ReadAll();
@@ -322,7 +263,7 @@ void ExpectDuckDbReadsAll(const std::vector<std::string>& paths, const columnar:
     const std::string& w = want[i % want.size()];
     json a = json::parse(w), b = json::parse(line);
     std::string why;
-    ASSERT_TRUE(SameJson(a, b, &why)) << paths[i / want.size()] << " row " << i % want.size() << ": " << why
+    ASSERT_TRUE(testing::SameJson(a, b, &why, {.ignore_utc_suffix = true})) << paths[i / want.size()] << " row " << i % want.size() << ": " << why
                                       << "\nshoal:  " << w << "\nduckdb: " << line;
     ++i;
   }
@@ -436,7 +377,7 @@ TEST(ParquetRoundTrip, DuckDbWrittenFileReadIdentically) {
     if (line.empty()) continue;
     ASSERT_LT(i, have.size());
     std::string why;
-    ASSERT_TRUE(SameJson(json::parse(have[i]), json::parse(line), &why))
+    ASSERT_TRUE(testing::SameJson(json::parse(have[i]), json::parse(line), &why, {.ignore_utc_suffix = true}))
         << "row " << i << ": " << why << "\nshoal:  " << have[i] << "\nduckdb: " << line;
     ++i;
   }
