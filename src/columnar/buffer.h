@@ -75,10 +75,18 @@ class Buffer {
     Resize(size);
     if (size > old) std::memset(data_ + old, 0, size - old);
   }
+  // `p` may point into this buffer (the bytes are located again after a reallocation).
   void Append(const void* p, size_t n) {
     if (n == 0) return;
-    Reserve(size_ + n);
-    std::memcpy(data_ + size_, p, n);
+    const uint8_t* src = static_cast<const uint8_t*>(p);
+    if (data_ && src >= data_ && src < data_ + size_) {
+      size_t at = static_cast<size_t>(src - data_);
+      Reserve(size_ + n);
+      src = data_ + at;
+    } else {
+      Reserve(size_ + n);
+    }
+    std::memcpy(data_ + size_, src, n);
     size_ += n;
   }
   template <typename T>

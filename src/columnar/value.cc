@@ -101,7 +101,11 @@ VectorPtr Value::Broadcast(int64_t n) const {
     v->SetLength(n);
     return v;
   }
-  for (int64_t i = 1; i < n; ++i) v->AppendFrom(*v, 0, 1);
+  // Copies from a separate one-row vector: appending a vector to itself would read buffers
+  // that the append reallocates.
+  auto one = Vector::Make(type_, 1);
+  AppendTo(one.get());
+  for (int64_t i = 1; i < n; ++i) v->AppendFrom(*one, 0, 1);
   return v;
 }
 

@@ -74,7 +74,7 @@ class CountAgg final : public GroupedAggregate {
   Result<VectorPtr> Finalize() override {
     auto out = Vector::Make(columnar::Int64(), num_groups_);
     out->Resize(num_groups_);
-    std::memcpy(out->data<int64_t>(), counts_.data(), sizeof(int64_t) * num_groups_);
+    if (num_groups_ > 0) std::memcpy(out->data<int64_t>(), counts_.data(), sizeof(int64_t) * num_groups_);
     return out;
   }
 

@@ -72,4 +72,17 @@ int RunCommand(const std::string& command, std::string* stdout_text) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+double TimingScale() {
+#ifdef SHOAL_SANITIZED
+  double scale = 20.0;
+#else
+  double scale = 1.0;
+#endif
+  if (const char* env = std::getenv("SHOAL_TIMING_SCALE")) {
+    double f = std::atof(env);
+    if (f > 0) scale *= f;
+  }
+  return scale;
+}
+
 }  // namespace shoal::testing

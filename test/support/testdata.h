@@ -14,6 +14,10 @@ std::string TestDataDir();
       GTEST_SKIP() << "shared test data not found: set SHOAL_TESTDATA (default ../shared/testdata)"; \
   } while (0)
 
+// Factor for wall-clock bounds in tests: 1 in normal builds, 20 under sanitizers (which slow
+// code down 5-20x), times $SHOAL_TIMING_SCALE when set (a loaded machine).
+double TimingScale();
+
 // A fresh empty directory under the build tree, removed by the destructor.
 class TempDir {
  public:
