@@ -47,6 +47,17 @@ struct ScanMetrics {
   int64_t rows_scanned = 0;   // rows decoded from the filter columns
   int64_t rows_returned = 0;  // rows the statement produced
   int64_t elapsed_ms = 0;
+  // Pruning, per level of the stack (DESIGN.md §2), cheapest first.
+  int64_t files_pruned_partition = 0;       // files whose partition values fail the filter
+  int64_t files_pruned_stats = 0;           // files whose Delta log statistics fail the filter
+  int64_t row_groups_pruned_stats = 0;      // row groups whose min/max/null counts fail it
+  int64_t row_groups_pruned_dictionary = 0; // row groups whose dictionary has no match
+  int64_t row_groups_pruned_bloom = 0;      // row groups whose Bloom filters exclude every key
+  int64_t pages_pruned_index = 0;           // filter-column pages the ColumnIndex excluded
+  int64_t rows_pruned_index = 0;            // rows of read row groups the page index excluded
+  int64_t rows_deleted_dv = 0;              // rows dropped by deletion vectors
+  int64_t rows_prewhere_filtered = 0;       // rows the filter removed before other columns were read
+  int64_t pages_skipped_prewhere = 0;       // data pages not decoded because no row of them was needed
 
   void Add(const ScanMetrics& o);
   // {"files_total":…, …, "elapsed_ms":…}

@@ -77,14 +77,6 @@ TEST_F(ShellE2E, SyntaxErrorIsOneParserLineAndExitOne) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-// CREATE TABLE and INSERT arrive with the Delta tables issue; until the engine runs them, the
-// tests that need a table skip with that reason (and run by themselves once it does).
-#define SKIP_UNLESS_TABLES_SUPPORTED()                                                        \
-  do {                                                                                      \
-    Outcome probe = Shoal({dir_.Join("probe-warehouse"), "-c", "CREATE TABLE probe (a INT)"}); \
-    if (probe.err.find("NotSupportedException") != std::string::npos)                       \
-      GTEST_SKIP() << "CREATE TABLE not supported yet: " << probe.err;                      \
-  } while (0)
 
 TEST_F(ShellE2E, UnknownColumnIsBinderError) {
   Outcome r = Shoal({Warehouse(), "-c", "SELECT no_such_column"});
@@ -102,7 +94,6 @@ TEST_F(ShellE2E, StatementsAfterAFailureDoNotRun) {
 }
 
 TEST_F(ShellE2E, StatementsAfterAFailureDoNotChangeTables) {
-  SKIP_UNLESS_TABLES_SUPPORTED();
   Outcome t = Shoal({Warehouse(), "--format", "csv", "-c", "CREATE TABLE t (a INT); SELECT nope",
                  "-c", "INSERT INTO t VALUES (1)"});
   EXPECT_EQ(t.code, 1);
@@ -122,7 +113,10 @@ TEST_F(ShellE2E, StatsLinePerStatement) {
   std::regex line(
       "stats \\{\"files_total\":\\d+,\"files_read\":\\d+,\"row_groups_total\":\\d+,\"row_groups_read\":\\d+,"
       "\"pages_total\":\\d+,\"pages_read\":\\d+,\"bytes_read\":\\d+,\"rows_scanned\":\\d+,"
-      "\"rows_returned\":\\d+,\"elapsed_ms\":\\d+\\}");
+      "\"rows_returned\":\\d+,\"files_pruned_partition\":\\d+,\"files_pruned_stats\":\\d+,"
+      "\"row_groups_pruned_stats\":\\d+,\"row_groups_pruned_dictionary\":\\d+,\"row_groups_pruned_bloom\":\\d+,"
+      "\"pages_pruned_index\":\\d+,\"rows_pruned_index\":\\d+,\"rows_deleted_dv\":\\d+,"
+      "\"rows_prewhere_filtered\":\\d+,\"pages_skipped_prewhere\":\\d+,\"elapsed_ms\":\\d+\\}");
   std::stringstream ss(r.err);
   std::string l;
   int n = 0;
@@ -141,7 +135,6 @@ TEST_F(ShellE2E, CsvQuotesAndWritesNullEmpty) {
 }
 
 TEST_F(ShellE2E, JsonIsOneArrayOverATable) {
-  SKIP_UNLESS_TABLES_SUPPORTED();
   Outcome r = Shoal({Warehouse(), "--format", "json", "-c",
                  "CREATE TABLE t (a INT, s STRING); INSERT INTO t VALUES (1, 'x'), (2, NULL);"
                  "SELECT a, s FROM t ORDER BY a"});
@@ -185,10 +178,19 @@ TEST_F(ShellE2E, ReadsStatementsFromStdinWhenNotATerminal) {
 }
 
 TEST_F(ShellE2E, TablesPersistAcrossInvocations) {
-  SKIP_UNLESS_TABLES_SUPPORTED();
   ASSERT_EQ(Shoal({Warehouse(), "-c", "CREATE TABLE p (a BIGINT); INSERT INTO p VALUES (5)"}).code, 0);
   Outcome r = Shoal({Warehouse(), "--format", "csv", "-c", "SELECT a FROM p"});
   EXPECT_EQ(r.out, "a\n5\n") << r.err;
+}
+
+TEST_F(ShellE2E, CommitConflictIsPrintedWithTheDeltaErrorName) {
+  Outcome r = Shoal({Warehouse(), "-c",
+                     "CREATE TABLE c (x INT) TBLPROPERTIES ('delta.isolationLevel' = 'Serializable');"
+                     "BEGIN; SELECT count(*) FROM c WHERE x = 1; INSERT INTO c VALUES (5); PREPARE TRANSACTION 'p1';"
+                     "INSERT INTO c VALUES (1); COMMIT PREPARED 'p1'"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("ConcurrentAppendException: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST_F(ShellE2E, VersionHelpAndUsageErrors) {

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "delta/action_line_parser.h"
+
 namespace shoal::delta {
 
 std::string DeletionVectorDescriptor::UniqueId() const {
@@ -283,6 +285,11 @@ Result<std::optional<Action>> ParseActionJson(const Json& obj) {
 }
 
 Result<std::optional<Action>> ParseActionLine(std::string_view line) {
+  if (auto fast = TryParseFileActionLine(line)) return std::optional<Action>(std::move(*fast));
+  return ParseActionLineDom(line);
+}
+
+Result<std::optional<Action>> ParseActionLineDom(std::string_view line) {
   size_t b = line.find_first_not_of(" \t\r");
   if (b == std::string_view::npos) return std::optional<Action>();
   ASSIGN_OR_RETURN(Json j, ParseJson(line, "action"));

@@ -163,8 +163,11 @@ using Action = std::variant<Protocol, Metadata, AddFile, RemoveFile, AddCdcFile,
                             DomainMetadata, CheckpointMetadata, Sidecar>;
 
 // Parses one action line. Returns std::nullopt for a blank line or an unknown action kind.
-// Errors are Corruption without file/line context (ParseCommitFile adds it).
+// Errors are Corruption without file/line context (ParseCommitFile adds it). add/remove lines
+// take the streaming fast path (action_line_parser.h), everything else the JSON DOM.
 Result<std::optional<Action>> ParseActionLine(std::string_view line);
+// The same through the JSON DOM only: the reference for the fast path (tests, fuzzing, benches).
+Result<std::optional<Action>> ParseActionLineDom(std::string_view line);
 // Parses an already-parsed action object ({"add": {...}}).
 Result<std::optional<Action>> ParseActionJson(const Json& obj);
 // Parses one DV descriptor object.
@@ -175,8 +178,10 @@ Result<DeletionVectorDescriptor> ParseDeletionVector(const Json& obj);
 Result<std::vector<Action>> ParseCommitFile(std::string_view text, std::string_view file);
 
 // Calls `sink` for every action of a newline-delimited JSON file, without collecting them.
+// `dom_only` forces the DOM parser (for comparisons against the fast path).
 template <typename Sink>
-Status ForEachActionInText(std::string_view text, std::string_view file, Sink&& sink) {
+Status ForEachActionInText(std::string_view text, std::string_view file, Sink&& sink,
+                           bool dom_only = false) {
   size_t pos = 0;
   int64_t line_no = 0;
   while (pos < text.size()) {
@@ -185,7 +190,7 @@ Status ForEachActionInText(std::string_view text, std::string_view file, Sink&& 
     std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_no;
-    auto parsed = ParseActionLine(line);
+    auto parsed = dom_only ? ParseActionLineDom(line) : ParseActionLine(line);
     if (!parsed.ok()) {
       return parsed.status().WithContext(std::string(file) + ": line " + std::to_string(line_no));
     }

@@ -1,11 +1,15 @@
 #include "delta/parquet_checkpoint_reader.h"
 
+#include <algorithm>
 #include <array>
+#include <thread>
 #include <optional>
 #include <string_view>
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "delta/checkpoint_batch_decoder.h"
+#include "delta/checkpoint_batch_stream.h"
 #include "parquet/file_reader.h"
 
 namespace shoal::delta {
@@ -98,18 +102,31 @@ Status ParquetCheckpointReader::Read(io::FileSystem& fs, const std::string& path
     }
   }
   if (fields.empty()) return Status::OK();  // no action columns: an empty checkpoint part
-  for (int rg = 0; rg < reader.num_row_groups(); ++rg) {
-    auto rgr = reader.OpenRowGroup(rg, fields);
-    if (!rgr.ok()) return rgr.status().WithContext("checkpoint " + path);
+  int workers = threads_ > 0 ? threads_ : static_cast<int>(std::min(8u, std::max(2u, std::thread::hardware_concurrency())) - 1);
+  CheckpointBatchStream stream(reader, fields, path, workers);
+  {
     while (true) {
-      auto batch = (*rgr)->ReadBatch();
-      if (!batch.ok()) return batch.status().WithContext("checkpoint " + path);
+      int rg = 0;
+      auto batch = stream.Next(&rg);
+      if (!batch.ok()) return batch.status();
       if (*batch == nullptr) break;
       const columnar::RecordBatch& b = **batch;
+      std::vector<std::optional<FileActionColumnDecoder>> decoders(fields.size());
+      if (!generic_rows_) {
+        for (size_t c = 0; c < fields.size(); ++c) {
+          if (names[c] == "add" || names[c] == "remove") decoders[c].emplace(*b.column(c), names[c] == "add");
+        }
+      }
       for (int64_t row = 0; row < b.num_rows; ++row) {
         for (size_t c = 0; c < fields.size(); ++c) {
           const columnar::Vector& col = *b.column(c);
           if (col.IsNull(row)) continue;
+          if (decoders[c]) {
+            if (auto fast = decoders[c]->Decode(row)) {
+              RETURN_NOT_OK(sink(std::move(*fast)));
+              continue;
+            }
+          }
           Json body = ToJson(col, row);
           if (names[c] == "add" || names[c] == "remove") {
             // ordered_json is a vector: take the text before erasing (which moves elements).

@@ -6,6 +6,9 @@
 #include <deque>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
+
+#include "delta/commit_reader.h"
 
 #include "delta/table_features.h"
 #include "delta/table_path.h"
@@ -20,9 +23,40 @@ static_assert(std::is_same_v<std::variant_alternative_t<5, Action>, Txn>);
 static_assert(std::is_same_v<std::variant_alternative_t<7, Action>, DomainMetadata>);
 
 // Applies actions in log order; owns the intermediate hash maps.
+//
+// Checkpoint add/remove rows whose path no later commit touches (`touched_`) are final: they go
+// straight into the snapshot without hashing. The others, and every commit action, go through
+// `active_` (live adds by path) and `tomb_index_` (removes by path + DV id).
 class LogReplay {
  public:
   explicit LogReplay(Snapshot* snap) : snap_(snap) {}
+
+  // Paths added or removed by the commits after the checkpoint; must outlive checkpoint replay.
+  void SetTouchedPaths(const std::unordered_set<std::string_view>* touched) { touched_ = touched; }
+
+  // Applies one action of the checkpoint (or a sidecar).
+  Status ApplyCheckpointAction(Action&& action) {
+    if (auto* add = std::get_if<AddFile>(&action)) {
+      if (!Touched(add->path)) {
+        snap_->files_.push_back(std::move(*add));
+        return Status::OK();
+      }
+      // Keep its place among the checkpoint files; key it through a stable copy of the path.
+      std::string dv_id = add->DvUniqueId();
+      ClearTombstone(add->path, dv_id);
+      base_keys_.push_back(add->path);
+      ReplaceActive(base_keys_.back(), Ref{snap_->files_.size(), true, std::move(dv_id)});
+      snap_->files_.push_back(std::move(*add));
+      return Status::OK();
+    }
+    if (auto* rm = std::get_if<RemoveFile>(&action)) {
+      if (!Touched(rm->path)) {
+        ApplyRemove(std::move(*rm), /*final_tombstone=*/true);
+        return Status::OK();
+      }
+    }
+    return Apply(std::move(action));
+  }
 
   Status Apply(Action&& action) {
     switch (action.index()) {
@@ -36,7 +70,7 @@ class LogReplay {
         ApplyAdd(std::move(std::get<AddFile>(action)));
         return Status::OK();
       case 3:
-        ApplyRemove(std::move(std::get<RemoveFile>(action)));
+        ApplyRemove(std::move(std::get<RemoveFile>(action)), false);
         return Status::OK();
       case 5: {
         auto& t = std::get<Txn>(action);
@@ -61,28 +95,28 @@ class LogReplay {
 
   void ApplyAdd(AddFile&& add) {
     std::string dv_id = add.DvUniqueId();
-    if (!tombstones_.empty()) tombstones_.erase(TombstoneKey(add.path, dv_id));
-    auto it = active_.find(std::string_view(add.path));
-    if (it != active_.end()) {
-      // Same path added again (new DV or re-add): the later add replaces the earlier one.
-      Slot& old = slots_[it->second];
-      old.live = false;
-      active_.erase(it);
-    }
-    slots_.push_back(Slot{std::move(add), std::move(dv_id), true});
+    ClearTombstone(add.path, dv_id);
+    slots_.push_back(Slot{std::move(add), true});
     Slot& s = slots_.back();
-    active_.emplace(std::string_view(s.add.path), slots_.size() - 1);
+    ReplaceActive(s.add.path, Ref{slots_.size() - 1, false, std::move(dv_id)});
   }
 
-  void ApplyRemove(RemoveFile&& rm) {
+  void ApplyRemove(RemoveFile&& rm, bool final_tombstone) {
+    if (final_tombstone) {
+      snap_->tombstones_.push_back(std::move(rm));
+      return;
+    }
     std::string dv_id = rm.DvUniqueId();
     auto it = active_.find(std::string_view(rm.path));
-    if (it != active_.end() && slots_[it->second].dv_id == dv_id) {
-      slots_[it->second].live = false;
+    if (it != active_.end() && it->second.dv_id == dv_id) {
+      Kill(it->second);
       active_.erase(it);
     }
-    std::string key = TombstoneKey(rm.path, dv_id);
-    tombstones_[std::move(key)] = std::move(rm);
+    // The latest remove of a (path, DV) is the tombstone.
+    ClearTombstone(rm.path, dv_id);
+    tombs_.push_back(Tomb{std::move(rm), std::move(dv_id), true});
+    Tomb& t = tombs_.back();
+    tomb_index_.emplace(TombKey{t.rm.path, t.dv_id}, tombs_.size() - 1);
   }
 
   Status Finish() {
@@ -98,42 +132,114 @@ class LogReplay {
     }
     snap_->protocol_ = std::move(*protocol_);
     snap_->metadata_ = std::move(*metadata_);
-    snap_->files_.reserve(active_.size());
     active_.clear();
+    auto& files = snap_->files_;
+    if (!dead_base_.empty()) {
+      std::vector<bool> dead(files.size(), false);
+      for (size_t i : dead_base_) dead[i] = true;
+      size_t w = 0;
+      for (size_t i = 0; i < files.size(); ++i) {
+        if (dead[i]) continue;
+        if (w != i) files[w] = std::move(files[i]);
+        ++w;
+      }
+      files.resize(w);
+    }
+    size_t live = 0;
+    for (const auto& s : slots_) live += s.live ? 1 : 0;
+    files.reserve(files.size() + live);
     for (auto& s : slots_) {
-      if (s.live) snap_->files_.push_back(std::move(s.add));
+      if (s.live) files.push_back(std::move(s.add));
     }
     slots_.clear();
-    snap_->tombstones_.reserve(tombstones_.size());
-    for (auto& [k, rm] : tombstones_) snap_->tombstones_.push_back(std::move(rm));
+    tomb_index_.clear();
+    snap_->tombstones_.reserve(snap_->tombstones_.size() + tombs_.size());
+    for (auto& t : tombs_) {
+      if (t.live) snap_->tombstones_.push_back(std::move(t.rm));
+    }
+    tombs_.clear();
     return Status::OK();
+  }
+
+  // Sizes the hash maps for `adds` / `removes` commit actions.
+  void Reserve(size_t adds, size_t removes) {
+    active_.reserve(adds);
+    tomb_index_.reserve(removes);
   }
 
   bool has_protocol() const { return protocol_.has_value(); }
   const Protocol& protocol() const { return *protocol_; }
 
  private:
-  static std::string TombstoneKey(const std::string& path, const std::string& dv_id) {
-    std::string k;
-    k.reserve(path.size() + 1 + dv_id.size());
-    k.append(path);
-    k.push_back('\0');
-    k.append(dv_id);
-    return k;
-  }
-
+  // A live add: slots_[index], or snap_->files_[index] for a checkpoint file (`base`).
+  struct Ref {
+    size_t index;
+    bool base;
+    std::string dv_id;
+  };
   struct Slot {
     AddFile add;
-    std::string dv_id;
     bool live;
   };
 
+  bool Touched(const std::string& path) const {
+    return touched_ && !touched_->empty() && touched_->count(std::string_view(path)) != 0;
+  }
+
+  void Kill(const Ref& r) {
+    if (r.base) {
+      dead_base_.push_back(r.index);
+    } else {
+      slots_[r.index].live = false;
+    }
+  }
+
+  // Same path added again (new DV or re-add): the later add replaces the earlier one.
+  void ReplaceActive(std::string_view path, Ref ref) {
+    auto it = active_.find(path);
+    if (it != active_.end()) {
+      Kill(it->second);
+      active_.erase(it);
+    }
+    active_.emplace(path, std::move(ref));
+  }
+
+  void ClearTombstone(std::string_view path, std::string_view dv_id) {
+    if (tomb_index_.empty()) return;
+    auto it = tomb_index_.find(TombKey{path, dv_id});
+    if (it == tomb_index_.end()) return;
+    tombs_[it->second].live = false;
+    tomb_index_.erase(it);
+  }
+
+  struct Tomb {
+    RemoveFile rm;
+    std::string dv_id;
+    bool live;
+  };
+  // Views into a Tomb in tombs_ (stable addresses).
+  struct TombKey {
+    std::string_view path;
+    std::string_view dv_id;
+    bool operator==(const TombKey&) const = default;
+  };
+  struct TombKeyHash {
+    size_t operator()(const TombKey& k) const {
+      std::hash<std::string_view> h;
+      return h(k.path) ^ (h(k.dv_id) * 31);
+    }
+  };
+
   Snapshot* snap_;
+  const std::unordered_set<std::string_view>* touched_ = nullptr;
   std::optional<Protocol> protocol_;
   std::optional<Metadata> metadata_;
-  std::deque<Slot> slots_;  // stable addresses: active_ keys view slot paths
-  std::unordered_map<std::string_view, size_t> active_;
-  std::unordered_map<std::string, RemoveFile> tombstones_;
+  std::deque<Slot> slots_;             // stable addresses: active_ keys view slot paths
+  std::deque<std::string> base_keys_;  // stable copies of touched checkpoint paths
+  std::vector<size_t> dead_base_;      // checkpoint files replaced or removed later
+  std::unordered_map<std::string_view, Ref> active_;
+  std::deque<Tomb> tombs_;  // removes applied through the maps, in log order
+  std::unordered_map<TombKey, size_t, TombKeyHash> tomb_index_;  // live tombstones by key
 };
 
 std::optional<int64_t> Snapshot::AppTransactionVersion(const std::string& app_id) const {
@@ -172,6 +278,38 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
   const LogSegment& seg = snap->segment_;
   LogReplay replay(snap.get());
 
+  // Commits after the checkpoint, read and parsed in parallel before the checkpoint so that
+  // checkpoint files they never touch can bypass the hash maps.
+  CommitReadOptions read_options;
+  read_options.threads = options.threads;
+  read_options.dom_only = options.dom_json_parser;
+  read_options.keep_commit_info_of = seg.version;
+  std::vector<ParsedCommit> commits = ReadCommits(*fs, seg.commits, read_options);
+  bool commits_ok = true;
+  std::unordered_set<std::string_view> touched;
+  size_t adds = 0, removes = 0;
+  for (const auto& c : commits) {
+    if (!c.status.ok()) {
+      commits_ok = false;
+      break;
+    }
+    for (const auto& a : c.actions) {
+      adds += a.index() == 2;
+      removes += a.index() == 3;
+    }
+  }
+  replay.Reserve(adds, removes);
+  if (commits_ok && !seg.checkpoint_files.empty()) {
+    touched.reserve(adds + removes);
+    for (const auto& c : commits) {
+      for (const auto& a : c.actions) {
+        if (auto* add = std::get_if<AddFile>(&a)) touched.insert(add->path);
+        if (auto* rm = std::get_if<RemoveFile>(&a)) touched.insert(rm->path);
+      }
+    }
+  }
+  replay.SetTouchedPaths(commits_ok ? &touched : nullptr);
+
   // Checkpoint (all parts), following V2 sidecars into _delta_log/_sidecars/.
   std::vector<Sidecar> sidecars;
   for (const auto& cp : seg.checkpoint_files) {
@@ -180,7 +318,7 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
         sidecars.push_back(std::move(*sc));
         return Status::OK();
       }
-      return replay.Apply(std::move(a));
+      return replay.ApplyCheckpointAction(std::move(a));
     }));
   }
   std::string sidecar_dir = io::JoinPath(seg.log_dir, "_sidecars");
@@ -190,28 +328,22 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
       if (std::holds_alternative<Sidecar>(a)) {
         return Status::Corruption(path + ": sidecar file contains a sidecar action");
       }
-      return replay.Apply(std::move(a));
+      return replay.ApplyCheckpointAction(std::move(a));
     }));
   }
+  replay.SetTouchedPaths(nullptr);
+  touched.clear();
 
   // Commits in order.
-  snap->commit_timestamps_.reserve(seg.commits.size());
-  for (const auto& commit : seg.commits) {
-    ASSIGN_OR_RETURN(std::string text, fs->ReadAll(commit.path));
-    std::optional<int64_t> ict;
-    bool last = commit.version == seg.version;
-    RETURN_NOT_OK(ForEachActionInText(text, commit.path, [&](Action&& a) {
-      if (auto* ci = std::get_if<CommitInfo>(&a)) {
-        if (!ict) ict = ci->InCommitTimestamp();
-        if (last) snap->latest_commit_info_ = std::move(*ci);
-        return Status::OK();
-      }
-      if (std::holds_alternative<Sidecar>(a) || std::holds_alternative<CheckpointMetadata>(a)) {
-        return Status::Corruption(commit.path + ": commit contains a checkpoint-only action");
-      }
-      return replay.Apply(std::move(a));
-    }));
-    snap->commit_timestamps_.push_back({commit.version, ict.value_or(commit.mtime_ms)});
+  snap->commit_timestamps_.reserve(commits.size());
+  for (size_t i = 0; i < commits.size(); ++i) {
+    ParsedCommit& c = commits[i];
+    RETURN_NOT_OK(c.status);
+    for (auto& a : c.actions) RETURN_NOT_OK(replay.Apply(std::move(a)));
+    c.actions = {};
+    if (c.commit_info) snap->latest_commit_info_ = std::move(*c.commit_info);
+    snap->commit_timestamps_.push_back(
+        {c.version, c.in_commit_timestamp.value_or(seg.commits[i].mtime_ms)});
   }
 
   RETURN_NOT_OK(replay.Finish());

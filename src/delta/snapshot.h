@@ -5,8 +5,10 @@
 // with a new DV); txn is latest per appId; domainMetadata latest per domain (removed=true
 // deletes it); removes are kept as tombstones (for VACUUM).
 //
-// Replay is built for large logs: files are moved, never copied, and matched through hash
-// maps keyed by path.
+// Replay is built for large logs (doc/snapshot_loading.md): commit files are read and parsed on
+// a few threads, then applied in version order; files are moved, never copied; checkpoint files
+// that no later commit touches skip the hash maps entirely (a reconciled checkpoint holds each
+// (path, DV) at most once).
 // Thread-safety: immutable after Load; safe to share between threads.
 #pragma once
 
@@ -33,6 +35,11 @@ struct SnapshotOptions {
   CheckpointReaders readers;
   // Reject tables whose protocol shoal cannot read (CheckCanRead); default true.
   bool check_protocol = true;
+  // Threads reading and parsing commit files; 0 (default): min(hardware threads, 8).
+  int threads = 0;
+  // Parse commit lines through the JSON DOM instead of the add/remove fast path; default false
+  // (the old path, kept for benchmarks and comparisons).
+  bool dom_json_parser = false;
 };
 
 class Snapshot {

@@ -92,6 +92,36 @@ Status ColumnChunkReader::Wrap(const Status& st) const {
   return Status(st.code(), path_ + ": column '" + leaf_->dotted_path + "': " + st.message());
 }
 
+Status ColumnChunkReader::LoadDictionary(const Page& page) {
+  const PageHeader& h = page.header;
+  if (!h.dictionary_page_header) return Corrupt("dictionary page without its header");
+  if (seen_data_page_ || values_.has_dictionary()) return Corrupt("dictionary page after the first page");
+  RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
+  RETURN_NOT_OK(Wrap(values_.SetDictionary(page_buf_.data(), static_cast<int64_t>(page_buf_.size()),
+                                           h.dictionary_page_header->num_values)));
+  if (stats_) stats_->pages_read++;
+  return Status::OK();
+}
+
+Status ColumnChunkReader::JumpFromStart(int64_t target) {
+  const auto& locs = pages_->offset_index()->page_locations;
+  int p = 0;
+  while (p + 1 < static_cast<int>(locs.size()) && locs[p + 1].first_row_index <= target) ++p;
+  if (p == 0 || locs[p].first_row_index > num_rows_) return Status::OK();
+  // The dictionary page (if any) precedes the first data page; read it, then jump.
+  while (true) {
+    Page page;
+    ASSIGN_OR_RETURN(bool have, pages_->NextLeadingPage(&page));
+    if (!have) break;
+    if (page.header.type == PageType::kDictionaryPage) RETURN_NOT_OK(LoadDictionary(page));
+  }
+  RETURN_NOT_OK(pages_->SeekToPage(p));
+  if (stats_) stats_->pages_skipped += p;
+  seen_data_page_ = true;
+  rows_consumed_ = locs[p].first_row_index;
+  return Status::OK();
+}
+
 Result<bool> ColumnChunkReader::NextDataPage() {
   while (true) {
     Page page;
@@ -99,12 +129,7 @@ Result<bool> ColumnChunkReader::NextDataPage() {
     if (!have) return false;
     const PageHeader& h = page.header;
     if (h.type == PageType::kDictionaryPage) {
-      if (!h.dictionary_page_header) return Corrupt("dictionary page without its header");
-      if (seen_data_page_ || values_.has_dictionary()) return Corrupt("dictionary page after the first page");
-      RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
-      RETURN_NOT_OK(Wrap(values_.SetDictionary(page_buf_.data(), static_cast<int64_t>(page_buf_.size()),
-                                               h.dictionary_page_header->num_values)));
-      if (stats_) stats_->pages_read++;
+      RETURN_NOT_OK(LoadDictionary(page));
       continue;
     }
     int64_t num_values;
@@ -325,8 +350,25 @@ Status ColumnChunkReader::SkipRows(int64_t n) {
   if (n <= 0) return Status::OK();
   int64_t target = rows_consumed_ + n;
   const bool repeated = leaf_->max_rep > 0;
+  // Repeated leaves never jump: a writer may split a record across pages, which would make
+  // first_row_index point inside a record. They decode and discard.
+  if (repeated) {
+    LeafLevels discard;
+    int64_t left = target - rows_consumed_;
+    while (left > 0) {
+      discard.Clear();
+      ASSIGN_OR_RETURN(int64_t got, ReadRecords(std::min<int64_t>(left, 4096), &discard));
+      if (got == 0) return Corrupt("cannot skip past the end of the column chunk");
+      left -= got;
+    }
+    return Status::OK();
+  }
+  if (pages_->has_offset_index() && page_left_ == 0 && !seen_data_page_ && rows_consumed_ == 0) {
+    RETURN_NOT_OK(JumpFromStart(target));
+    if (rows_consumed_ == target) return Status::OK();
+  }
   if (pages_->has_offset_index()) {
-    ASSIGN_OR_RETURN(bool have, EnsurePage());  // loads the dictionary before any jump
+    ASSIGN_OR_RETURN(bool have, EnsurePage());
     const auto& locs = pages_->offset_index()->page_locations;
     if (have && current_page_index_ >= 0) {
       int p = current_page_index_;
@@ -379,6 +421,28 @@ Status ColumnChunkReader::SkipRows(int64_t n) {
     rows_consumed_ += k;
   }
   return Status::OK();
+}
+
+}  // namespace shoal::parquet
+
+namespace shoal::parquet {
+
+Status ColumnChunkReader::ReadSelected(int64_t num_rows, const uint32_t* sel, int64_t nsel, Vector* out) {
+  if (leaf_->max_rep > 0) return Status::Internal("ReadSelected on a repeated column");
+  int64_t pos = 0;
+  int64_t i = 0;
+  while (i < nsel) {
+    int64_t start = sel[i];
+    int64_t j = i + 1;
+    while (j < nsel && sel[j] == sel[j - 1] + 1) ++j;
+    if (start < pos || start + (j - i) > num_rows) return Status::Internal("ReadSelected: selection out of order");
+    RETURN_NOT_OK(SkipRows(start - pos));
+    ASSIGN_OR_RETURN(int64_t got, ReadBatch(j - i, out));
+    if (got != j - i) return Corrupt("column chunk ends before its row group's rows");
+    pos = start + got;
+    i = j;
+  }
+  return SkipRows(num_rows - pos);
 }
 
 }  // namespace shoal::parquet

@@ -44,11 +44,20 @@ class ColumnChunkReader {
   // Skips n rows (records): whole pages through the OffsetIndex when the reader has one,
   // otherwise by decoding and discarding levels and values.
   Status SkipRows(int64_t n);
+  // Consumes the next num_rows rows and appends only the rows at offsets sel[0, nsel)
+  // (strictly ascending, < num_rows) to `out`; the runs between them are skipped as SkipRows
+  // does (pages through the OffsetIndex, values arithmetically where the encoding allows).
+  // For leaves without repetition only.
+  Status ReadSelected(int64_t num_rows, const uint32_t* sel, int64_t nsel, columnar::Vector* out);
 
   const LeafColumn& leaf() const { return *leaf_; }
   int64_t rows_consumed() const { return rows_consumed_; }
 
  private:
+  Status LoadDictionary(const Page& page);
+  // Before the first page: jumps straight to the page holding row `target` through the
+  // OffsetIndex (reading only the dictionary page on the way).
+  Status JumpFromStart(int64_t target);
   // Loads the next data page (processing a dictionary page on the way); false at the end.
   Result<bool> NextDataPage();
   // Makes sure a data page with unread entries is current; false at the end of the chunk.

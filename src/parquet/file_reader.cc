@@ -143,6 +143,7 @@ Result<std::unique_ptr<RowGroupReader>> ParquetReader::OpenRowGroup(int rg, std:
   r->fields_ = std::move(field_indices);
   r->schema_ = std::move(schema);
   r->num_rows_ = metadata_.row_groups[rg].num_rows;
+  r->field_position_.assign(r->fields_.size(), 0);
   r->stats_ = stats;
   return r;
 }
@@ -243,6 +244,106 @@ Status RowGroupReader::SkipRows(int64_t n) {
   if (!initialized_) RETURN_NOT_OK(Init(true));
   for (auto& r : readers_) RETURN_NOT_OK(r->SkipRows(n));
   position_ += n;
+  return Status::OK();
+}
+
+Status RowGroupReader::ShortRead(int leaf, int64_t position, int64_t got) const {
+  return Status::Corruption(file_->path() + ": column '" + file_->parquet_schema().leaves()[leaf].dotted_path +
+                            "' ends after " + std::to_string(position + got) + " rows; its row group has " +
+                            std::to_string(num_rows_));
+}
+
+Result<columnar::VectorPtr> RowGroupReader::ReadFieldRows(int i, int64_t n) {
+  const ParquetSchema& ps = file_->parquet_schema();
+  const FieldNode& node = ps.fields()[fields_[i]];
+  if (node.kind == FieldNode::Kind::kLeaf && ps.leaves()[node.leaf].max_rep == 0) {
+    auto v = Vector::Make(node.type, n);
+    ASSIGN_OR_RETURN(int64_t got, readers_[reader_of_leaf_[node.leaf]]->ReadBatch(n, v.get()));
+    if (got != n) return ShortRead(node.leaf, field_position_[i], got);
+    return v;
+  }
+  std::vector<LeafLevels> levels(node.num_leaves);
+  for (int k = 0; k < node.num_leaves; ++k) {
+    int l = node.first_leaf + k;
+    levels[k].values = Vector::Make(ps.leaves()[l].type);
+    ASSIGN_OR_RETURN(int64_t got, readers_[reader_of_leaf_[l]]->ReadRecords(n, &levels[k]));
+    if (got != n) return ShortRead(l, field_position_[i], got);
+  }
+  Result<columnar::VectorPtr> v = AssembleRecords(node, levels, ps.leaves(), n);
+  if (!v.ok()) return Status(v.status().code(), file_->path() + ": " + v.status().message());
+  return v;
+}
+
+Result<columnar::VectorPtr> RowGroupReader::ReadField(int i, int64_t n) { return ReadFieldImpl(i, n, nullptr, 0); }
+
+Result<columnar::VectorPtr> RowGroupReader::ReadFieldSelected(int i, int64_t n, const uint32_t* sel, int64_t nsel) {
+  static const uint32_t kNone = 0;
+  return ReadFieldImpl(i, n, sel ? sel : &kNone, sel ? nsel : 0);
+}
+
+Result<columnar::VectorPtr> RowGroupReader::ReadFieldImpl(int i, int64_t n, const uint32_t* sel, int64_t nsel) {
+  if (i < 0 || i >= num_fields()) return Status::InvalidArgument(file_->path() + ": no field " + std::to_string(i));
+  if (n < 0 || n > num_rows_ - field_position_[i]) {
+    return Status::InvalidArgument(file_->path() + ": read past the end of row group " + std::to_string(row_group_));
+  }
+  if (!initialized_) RETURN_NOT_OK(Init(true));
+  const ParquetSchema& ps = file_->parquet_schema();
+  const FieldNode& node = ps.fields()[fields_[i]];
+  columnar::VectorPtr out;
+  if (sel == nullptr) {
+    ASSIGN_OR_RETURN(out, ReadFieldRows(i, n));
+  } else if (nsel == 0) {
+    RETURN_NOT_OK(SkipLeaves(i, n));
+    out = Vector::Make(node.type);
+  } else {
+    int64_t first = sel[0], last = sel[nsel - 1];
+    if (last >= n) return Status::Internal("ReadField: selection beyond the rows read");
+    int64_t runs = 1;
+    for (int64_t k = 1; k < nsel; ++k) {
+      if (sel[k] <= sel[k - 1]) return Status::Internal("ReadFieldSelected: selection not ascending");
+      runs += sel[k] != sel[k - 1] + 1;
+    }
+    int64_t span = last - first + 1;
+    bool flat = node.kind == FieldNode::Kind::kLeaf && ps.leaves()[node.leaf].max_rep == 0;
+    // A run costs about as much as decoding this many values: sparse runs skip, dense spans
+    // decode and gather.
+    constexpr int64_t kRunCost = 24;
+    if (flat && runs * kRunCost < span) {
+      out = Vector::Make(node.type, nsel);
+      RETURN_NOT_OK(readers_[reader_of_leaf_[node.leaf]]->ReadSelected(n, sel, nsel, out.get()));
+    } else {
+      RETURN_NOT_OK(SkipLeaves(i, first));
+      ASSIGN_OR_RETURN(columnar::VectorPtr whole, ReadFieldRows(i, span));
+      RETURN_NOT_OK(SkipLeaves(i, n - first - span));
+      if (nsel == span) {
+        out = std::move(whole);
+      } else {
+        std::vector<uint32_t> idx(static_cast<size_t>(nsel));
+        for (int64_t k = 0; k < nsel; ++k) idx[k] = static_cast<uint32_t>(sel[k] - first);
+        out = columnar::Gather(*whole, idx.data(), nsel);
+      }
+    }
+  }
+  field_position_[i] += n;
+  return out;
+}
+
+Status RowGroupReader::SkipField(int i, int64_t n) {
+  if (i < 0 || i >= num_fields()) return Status::InvalidArgument(file_->path() + ": no field " + std::to_string(i));
+  n = std::min(n, num_rows_ - field_position_[i]);
+  if (n <= 0) return Status::OK();
+  if (!initialized_) RETURN_NOT_OK(Init(true));
+  RETURN_NOT_OK(SkipLeaves(i, n));
+  field_position_[i] += n;
+  return Status::OK();
+}
+
+Status RowGroupReader::SkipLeaves(int i, int64_t n) {
+  if (n <= 0) return Status::OK();
+  const FieldNode& node = file_->parquet_schema().fields()[fields_[i]];
+  for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) {
+    RETURN_NOT_OK(readers_[reader_of_leaf_[l]]->SkipRows(n));
+  }
   return Status::OK();
 }
 

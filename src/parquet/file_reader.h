@@ -32,6 +32,22 @@ class RowGroupReader {
   // file has an OffsetIndex and nothing was read yet from the chunk, else decode-and-discard.
   Status SkipRows(int64_t n);
 
+  // Column-wise reading, for late materialization: each field (by its position in the
+  // OpenRowGroup list, which must not repeat a field) advances on its own; pages are fetched
+  // one by one through the OffsetIndex so skipped pages cost no I/O. Do not mix with
+  // ReadBatch/SkipRows.
+  //
+  // Reads the next n rows of field i.
+  Result<columnar::VectorPtr> ReadField(int i, int64_t n);
+  // Consumes the next n rows of field i and returns only the rows at offsets sel[0, nsel)
+  // (strictly ascending, < n), densely. Sparse selections skip the runs between selected
+  // rows; dense ones decode the span and gather.
+  Result<columnar::VectorPtr> ReadFieldSelected(int i, int64_t n, const uint32_t* sel, int64_t nsel);
+  // Skips the next n rows of field i.
+  Status SkipField(int i, int64_t n);
+  int64_t field_position(int i) const { return field_position_[i]; }
+  int num_fields() const { return static_cast<int>(fields_.size()); }
+
   int64_t num_rows() const { return num_rows_; }
   int64_t rows_remaining() const { return num_rows_ - position_; }
   const columnar::SchemaPtr& schema() const { return schema_; }
@@ -41,6 +57,13 @@ class RowGroupReader {
   RowGroupReader() = default;
   // Creates the column readers; `for_skip` reads page by page through the OffsetIndex.
   Status Init(bool for_skip);
+  // Reads n whole rows of field i (any shape) into a new vector.
+  Result<columnar::VectorPtr> ReadFieldRows(int i, int64_t n);
+  // ReadField (sel null) and ReadFieldSelected.
+  Result<columnar::VectorPtr> ReadFieldImpl(int i, int64_t n, const uint32_t* sel, int64_t nsel);
+  // Skips n rows of every leaf of field i (field_position_ unchanged).
+  Status SkipLeaves(int i, int64_t n);
+  Status ShortRead(int leaf, int64_t position, int64_t got) const;
 
   const ParquetReader* file_ = nullptr;
   int row_group_ = 0;
@@ -54,6 +77,7 @@ class RowGroupReader {
   std::vector<std::unique_ptr<ColumnChunkReader>> readers_;  // by leaf, for the selected fields
   std::vector<int> reader_of_leaf_;                          // leaf index -> readers_ index, -1
   std::vector<LeafLevels> levels_;                           // scratch per leaf
+  std::vector<int64_t> field_position_;                      // column-wise reading: rows consumed
 };
 
 class ParquetReader {

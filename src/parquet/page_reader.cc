@@ -84,11 +84,26 @@ Status PageReader::SeekToPage(int page_index) {
   return Status::Internal("page index out of range");
 }
 
+Result<bool> PageReader::NextLeadingPage(Page* page) {
+  if (!offset_index_ || segments_.empty() || segments_[0].page_index != -1) return false;
+  if (next_segment_ == 0) {
+    RETURN_NOT_OK(LoadSegment(next_segment_++));
+  } else if (current_page_index_ != -1 || next_segment_ != 1) {
+    return false;
+  }
+  if (pos_ >= static_cast<int64_t>(buffer_.size())) return false;
+  return ParsePage(page);
+}
+
 Result<bool> PageReader::Next(Page* page) {
   while (pos_ >= static_cast<int64_t>(buffer_.size())) {
     if (next_segment_ >= segments_.size()) return false;
     RETURN_NOT_OK(LoadSegment(next_segment_++));
   }
+  return ParsePage(page);
+}
+
+Result<bool> PageReader::ParsePage(Page* page) {
   auto fail = [&](const std::string& what) {
     return Status::Corruption(file_->path() + ": column '" + column_ + "': " + what + " (page at offset " +
                               std::to_string(buffer_offset_ + pos_) + ")");

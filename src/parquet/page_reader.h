@@ -47,6 +47,9 @@ class PageReader {
   const OffsetIndex* offset_index() const { return offset_index_; }
   // Continues at data page `page_index` of the OffsetIndex; pages before it are not read.
   Status SeekToPage(int page_index);
+  // With an OffsetIndex, before anything was read: reads the next page of the bytes before the
+  // first data page (where the dictionary page lives); false when there is none left there.
+  Result<bool> NextLeadingPage(Page* page);
 
   const std::string& column() const { return column_; }
   CompressionCodec codec() const { return codec_; }
@@ -54,6 +57,8 @@ class PageReader {
  private:
   PageReader() = default;
   Status LoadSegment(size_t i);
+  // Parses the page at pos_ of the loaded segment.
+  Result<bool> ParsePage(Page* page);
 
   struct Segment {
     int64_t offset = 0;

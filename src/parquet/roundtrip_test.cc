@@ -187,12 +187,6 @@ columnar::BatchPtr MakeBatch(const columnar::SchemaPtr& schema, int64_t rows, ui
   return std::make_shared<columnar::RecordBatch>(schema, std::move(cols), rows);
 }
 
-std::string CellJson(const Vector& v, int64_t row) {
-  std::string s;
-  columnar::AppendJson(v, row, &s);
-  return s;
-}
-
 std::vector<std::string> RowsJson(const std::vector<columnar::BatchPtr>& batches) {
   std::vector<std::string> rows;
   for (const auto& b : batches) {

@@ -446,6 +446,7 @@ Result<std::optional<columnar::Value>> DecodeBound(std::string_view b, const Lea
         case Conversion::kNone:
         case Conversion::kInt32ToInt8:
         case Conversion::kInt32ToInt16:
+          if (t->id() == columnar::TypeId::kDecimal) return decimal(v);
           return std::optional<Value>(Value::Integer(t, v));
         case Conversion::kUInt8ToInt16:
         case Conversion::kUInt16ToInt32:
@@ -466,6 +467,7 @@ Result<std::optional<columnar::Value>> DecodeBound(std::string_view b, const Lea
       switch (leaf.conversion) {
         case Conversion::kNone:
           if (t->id() == columnar::TypeId::kUInt64) return std::optional<Value>(Value::UInt64(static_cast<uint64_t>(v)));
+          if (t->id() == columnar::TypeId::kDecimal) return decimal(v);  // DECIMAL(p <= 18) on INT64
           return std::optional<Value>(Value::Integer(t, v));
         case Conversion::kInt32ToInt64:  // DECIMAL on INT64 with p <= 18 has no conversion
         case Conversion::kInt64ToInt128:

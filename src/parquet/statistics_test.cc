@@ -241,5 +241,33 @@ TEST(Statistics, DecodeDecimalFromBigEndianBytes) {
   EXPECT_TRUE(r->max->GetDecimal() == 300);
 }
 
+// DECIMAL(p <= 18) stored as INT64 (and p <= 9 as INT32) has no value conversion; its bounds
+// must still be decimals so they compare with decimal literals by value.
+TEST(Statistics, DecodeDecimalStoredAsPlainIntegers) {
+  for (auto [physical, precision] : {std::pair{PhysicalType::kInt64, 15}, std::pair{PhysicalType::kInt32, 9}}) {
+    SchemaElement e;
+    e.type = physical;
+    e.converted_type = ConvertedType::kDecimal;
+    Statistics s;
+    if (physical == PhysicalType::kInt64) {
+      int64_t lo = -250, hi = 1234;
+      s.min_value = std::string(reinterpret_cast<const char*>(&lo), 8);
+      s.max_value = std::string(reinterpret_cast<const char*>(&hi), 8);
+    } else {
+      int32_t lo = -250, hi = 1234;
+      s.min_value = std::string(reinterpret_cast<const char*>(&lo), 4);
+      s.max_value = std::string(reinterpret_cast<const char*>(&hi), 4);
+    }
+    auto r = DecodeStatistics(s, Leaf(physical, columnar::Decimal(precision, 2), Conversion::kNone), e, ColumnOrder{1});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_TRUE(r->min.has_value() && r->max.has_value());
+    EXPECT_TRUE(r->min->GetDecimal() == -250);
+    EXPECT_TRUE(r->max->GetDecimal() == 1234);
+    auto literal = columnar::Value::Decimal(precision, 2, 1000);  // 10.00 lies inside [-2.50, 12.34]
+    EXPECT_LT(r->min->Compare(literal), 0);
+    EXPECT_GT(r->max->Compare(literal), 0);
+  }
+}
+
 }  // namespace
 }  // namespace shoal::parquet

@@ -33,6 +33,18 @@ Result<std::shared_ptr<const DeltaTable>> DeltaTable::Open(std::shared_ptr<io::F
   return std::shared_ptr<const DeltaTable>(std::move(table));
 }
 
+Result<std::shared_ptr<const DeltaTable>> DeltaTable::FromSnapshot(std::shared_ptr<io::FileSystem> fs,
+                                                                   std::shared_ptr<const delta::Snapshot> snapshot) {
+  if (!snapshot) return Status::Internal("DeltaTable::FromSnapshot without a snapshot");
+  auto table = std::shared_ptr<DeltaTable>(new DeltaTable());
+  table->fs_ = std::move(fs);
+  table->snapshot_ = std::move(snapshot);
+  auto schema = BuildTableSchema(table->snapshot_->metadata());
+  if (!schema.ok()) return schema.status().WithContext("table " + table->snapshot_->table_root());
+  table->schema_ = std::make_shared<const TableSchema>(std::move(*schema));
+  return std::shared_ptr<const DeltaTable>(std::move(table));
+}
+
 std::optional<int64_t> DeltaTable::EstimatedRows() const {
   int64_t total = 0;
   for (const delta::AddFile& a : snapshot_->files()) {
@@ -67,6 +79,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   for (const expr::ExprPtr& f : options.filters) {
     (OnlyPartitionColumns(*f, options.columns, table) ? partition_filters : stats_filters).push_back(f);
   }
+  int64_t files_pruned_partition = 0, files_pruned_stats = 0;
   std::vector<int> partition_cols;
   for (size_t c = 0; c < table.columns.size(); ++c) {
     if (table.columns[c].is_partition) partition_cols.push_back(static_cast<int>(c));
@@ -107,6 +120,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
         ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilter(*f, one, ctx, &sel));
         if (k == 0) {
           pruned = true;
+          ++files_pruned_partition;
           break;
         }
       }
@@ -133,6 +147,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
         for (const expr::ExprPtr& f : stats_filters) {
           if (expr::CanMatch(*f, provider) == expr::TriState::kFalse) {
             pruned = true;
+            ++files_pruned_stats;
             break;
           }
         }
@@ -150,6 +165,8 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   spec.limit_hint = options.limit_hint;
   spec.with_row_address = options.with_row_address;
   spec.files_total = static_cast<int64_t>(files.size());
+  spec.files_pruned_partition = files_pruned_partition;
+  spec.files_pruned_stats = files_pruned_stats;
   return std::make_unique<FileSetScan>(std::move(spec), std::move(tasks));
 }
 

@@ -44,6 +44,10 @@ class DeltaTable {
   static Result<std::shared_ptr<const DeltaTable>> Open(std::shared_ptr<io::FileSystem> fs,
                                                         const std::string& root,
                                                         const TimeTravel& at = {});
+  // Wraps an already-loaded snapshot, e.g. one with a transaction's staged writes applied so a
+  // statement reads its own transaction's writes.
+  static Result<std::shared_ptr<const DeltaTable>> FromSnapshot(std::shared_ptr<io::FileSystem> fs,
+                                                                std::shared_ptr<const delta::Snapshot> snapshot);
 
   const std::shared_ptr<const delta::Snapshot>& snapshot() const { return snapshot_; }
   const std::shared_ptr<const TableSchema>& schema() const { return schema_; }

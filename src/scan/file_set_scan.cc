@@ -1,6 +1,7 @@
 #include "scan/file_set_scan.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "delta/deletion_vector.h"
 #include "expr/can_match.h"
@@ -21,8 +22,9 @@ struct FileSetScan::FileState {
   std::vector<int> slot;
   std::vector<int> read_fields;           // file top-level fields to read, in slot order
   std::vector<int64_t> row_group_start;   // file-global index of each row group's first row
+  bool column_wise_ok = true;             // no two output columns of different table columns share a slot
+  std::unique_ptr<RowGroupPruner> pruner;
 };
-
 
 FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
     : spec_(std::move(spec)), files_(std::move(files)) {
@@ -39,8 +41,14 @@ FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
     auto a = expr::And(spec_.filters);
     if (a.ok()) filter_ = *a;
   }
-  for (size_t i = 0; i < files_.size(); ++i) queue_.push_back({static_cast<int>(i), -1, nullptr});
+  for (const expr::ExprPtr& f : spec_.filters) {
+    conjunct_columns_.push_back(expr::CollectColumns(*f));
+    conjunct_cost_.push_back(StaticConjunctCost(*f));
+  }
+  for (size_t i = 0; i < files_.size(); ++i) queue_.push_back({static_cast<int>(i), -1, nullptr, {}});
   metrics_.files_total = spec_.files_total;
+  metrics_.files_pruned_partition = spec_.files_pruned_partition;
+  metrics_.files_pruned_stats = spec_.files_pruned_stats;
 }
 
 FileSetScan::~FileSetScan() = default;
@@ -48,15 +56,25 @@ FileSetScan::~FileSetScan() = default;
 std::unique_ptr<FileSetScan::Local> FileSetScan::MakeLocal() const { return std::make_unique<Local>(); }
 
 void FileSetScan::AddMetrics(const ScanMetrics& m) {
+  // ScanMetrics::Add lives in the sql layer; sum the counters this scan produces here.
   std::lock_guard<std::mutex> lock(mu_);
-  metrics_.files_read += m.files_read;
-  metrics_.row_groups_total += m.row_groups_total;
-  metrics_.row_groups_read += m.row_groups_read;
-  metrics_.pages_total += m.pages_total;
-  metrics_.pages_read += m.pages_read;
-  metrics_.bytes_read += m.bytes_read;
-  metrics_.rows_scanned += m.rows_scanned;
-  metrics_.rows_returned += m.rows_returned;
+  ScanMetrics& t = metrics_;
+  t.files_read += m.files_read;
+  t.row_groups_total += m.row_groups_total;
+  t.row_groups_read += m.row_groups_read;
+  t.pages_total += m.pages_total;
+  t.pages_read += m.pages_read;
+  t.bytes_read += m.bytes_read;
+  t.rows_scanned += m.rows_scanned;
+  t.rows_returned += m.rows_returned;
+  t.row_groups_pruned_stats += m.row_groups_pruned_stats;
+  t.row_groups_pruned_dictionary += m.row_groups_pruned_dictionary;
+  t.row_groups_pruned_bloom += m.row_groups_pruned_bloom;
+  t.pages_pruned_index += m.pages_pruned_index;
+  t.rows_pruned_index += m.rows_pruned_index;
+  t.rows_deleted_dv += m.rows_deleted_dv;
+  t.rows_prewhere_filtered += m.rows_prewhere_filtered;
+  t.pages_skipped_prewhere += m.pages_skipped_prewhere;
 }
 
 ScanMetrics FileSetScan::metrics() const {
@@ -74,19 +92,36 @@ Result<std::shared_ptr<FileSetScan::FileState>> FileSetScan::OpenFile(int file_i
   const columnar::Schema& file_schema = *r.schema();
   auto ids = TopLevelFieldIds(r.metadata());
   const TableSchema& table = *spec_.table;
+  const auto& ps = r.parquet_schema();
+  std::vector<PrunerColumn> pruner_columns;
+  std::vector<int> table_column_of_slot;
   for (int c : spec_.columns) {
     const TableColumn& col = table.columns[c];
     int slot = -1;
+    PrunerColumn pc;
+    pc.type = col.type;
     bool is_constant = c < static_cast<int>(task.partition_values.size()) && task.partition_values[c].has_value();
-    if (!is_constant) {
+    if (is_constant) {
+      pc.constant = *task.partition_values[c];
+    } else {
       int f = FindFileField(file_schema, ids, col, table.mapping);
       if (f >= 0) {
         auto it = std::find(st->read_fields.begin(), st->read_fields.end(), f);
         slot = static_cast<int>(it - st->read_fields.begin());
-        if (it == st->read_fields.end()) st->read_fields.push_back(f);
+        if (it == st->read_fields.end()) {
+          st->read_fields.push_back(f);
+          table_column_of_slot.push_back(c);
+        } else if (table_column_of_slot[slot] != c) {
+          st->column_wise_ok = false;
+        }
+        const parquet::FieldNode& node = ps.fields()[f];
+        if (node.kind == parquet::FieldNode::Kind::kLeaf) pc.leaf = node.leaf;
+      } else {
+        pc.absent = true;
       }
     }
     st->slot.push_back(slot);
+    pruner_columns.push_back(std::move(pc));
   }
   int64_t start = 0;
   for (int g = 0; g < r.num_row_groups(); ++g) {
@@ -97,56 +132,57 @@ Result<std::shared_ptr<FileSetScan::FileState>> FileSetScan::OpenFile(int file_i
     auto dv = delta::DeletionVector::Load(*spec_.fs, spec_.table_root, *task.deletion_vector);
     if (!dv.ok()) return dv.status().WithContext("deletion vector of " + task.path);
     st->dv = std::move(*dv);
+    if (st->dv->IsEmpty()) st->dv.reset();
+  }
+  if (!spec_.filters.empty()) {
+    st->pruner = std::make_unique<RowGroupPruner>(spec_.filters, std::move(pruner_columns), spec_.prune);
   }
   return st;
 }
 
-Result<bool> FileSetScan::PruneRowGroup(const FileState& fst, int rg) const {
-  if (!filter_) return false;
-  const parquet::ParquetReader& r = *fst.reader;
-  const FileTask& task = files_[fst.index];
-  const auto& ps = r.parquet_schema();
-  std::vector<std::optional<expr::ColumnStats>> stats(spec_.columns.size());
-  int64_t rows = r.row_group_num_rows(rg);
-  for (size_t j = 0; j < spec_.columns.size(); ++j) {
-    int c = spec_.columns[j];
-    const TableColumn& col = spec_.table->columns[c];
-    expr::ColumnStats cs;
-    cs.row_count = rows;
-    if (c < static_cast<int>(task.partition_values.size()) && task.partition_values[c]) {
-      const columnar::Value& v = *task.partition_values[c];
-      cs.null_count = v.is_null() ? rows : 0;
-      if (!v.is_null()) cs.min = cs.max = v;
-      cs.may_have_nan = false;
-      stats[j] = std::move(cs);
+bool FileSetScan::NextBatchRows(Local* local, int64_t* begin, int64_t* n) const {
+  while (local->range_index < local->ranges.size()) {
+    const parquet::RowRange& r = local->ranges[local->range_index];
+    if (local->position < r.begin) local->position = r.begin;
+    if (local->position >= r.end) {
+      ++local->range_index;
       continue;
     }
-    if (fst.slot[j] < 0) {  // absent from the file: all NULL
-      cs.null_count = rows;
-      stats[j] = std::move(cs);
-      continue;
-    }
-    const parquet::FieldNode& node = ps.fields()[fst.read_fields[fst.slot[j]]];
-    if (node.kind != parquet::FieldNode::Kind::kLeaf) continue;
-    const parquet::LeafColumn& leaf = ps.leaves()[node.leaf];
-    const parquet::Statistics* raw = r.column_statistics(rg, node.leaf);
-    if (!raw) continue;
-    std::optional<parquet::ColumnOrder> order;
-    if (leaf.index < static_cast<int>(r.metadata().column_orders.size())) {
-      order = r.metadata().column_orders[leaf.index];
-    }
-    auto decoded = parquet::DecodeStatistics(*raw, leaf, r.metadata().schema[leaf.element_index], order);
-    if (!decoded.ok()) continue;  // unusable statistics never prune
-    cs.null_count = decoded->null_count;
-    if (decoded->min && decoded->max) {
-      cs.min = AdaptBound(*decoded->min, col.type);
-      cs.max = AdaptBound(*decoded->max, col.type);
-      if (!cs.min || !cs.max) cs.min.reset(), cs.max.reset();
-    }
-    stats[j] = std::move(cs);
+    *begin = local->position;
+    *n = std::min(spec_.batch_rows > 0 ? spec_.batch_rows : 2048, r.end - local->position);
+    local->position += *n;
+    return true;
   }
-  VectorStatsProvider provider(std::move(stats));
-  return expr::CanMatch(*filter_, provider) == expr::TriState::kFalse;
+  return false;
+}
+
+bool FileSetScan::ApplyDeletionVector(const FileState& fst, int64_t first_row, int64_t n, Local* local) const {
+  if (!fst.dv) return false;
+  local->sel.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    if (!fst.dv->Contains(static_cast<uint64_t>(first_row + i))) local->sel.push_back(static_cast<uint32_t>(i));
+  }
+  return static_cast<int64_t>(local->sel.size()) != n;
+}
+
+BatchPtr FileSetScan::MakeOutput(const FileState& fst, std::vector<VectorPtr> cols, int64_t first_row,
+                                 const uint32_t* sel, int64_t m) const {
+  if (spec_.with_row_address) {
+    const FileTask& task = files_[fst.index];
+    auto ids = columnar::Vector::Make(columnar::Int64(), m);
+    auto rows = columnar::Vector::Make(columnar::Int64(), m);
+    ids->Resize(m);
+    rows->Resize(m);
+    int64_t* id_data = ids->data<int64_t>();
+    int64_t* row_data = rows->data<int64_t>();
+    for (int64_t i = 0; i < m; ++i) {
+      id_data[i] = task.id;
+      row_data[i] = first_row + (sel ? sel[i] : i);
+    }
+    cols.push_back(std::move(ids));
+    cols.push_back(std::move(rows));
+  }
+  return std::make_shared<columnar::RecordBatch>(output_schema_, std::move(cols), m);
 }
 
 Result<BatchPtr> FileSetScan::ToOutput(const FileState& fst, const columnar::RecordBatch& in,
@@ -154,7 +190,7 @@ Result<BatchPtr> FileSetScan::ToOutput(const FileState& fst, const columnar::Rec
   const FileTask& task = files_[fst.index];
   int64_t n = in.num_rows;
   std::vector<VectorPtr> cols;
-  cols.reserve(spec_.columns.size());
+  cols.reserve(output_schema_->fields.size());
   for (size_t j = 0; j < spec_.columns.size(); ++j) {
     int c = spec_.columns[j];
     const TableColumn& col = spec_.table->columns[c];
@@ -168,30 +204,11 @@ Result<BatchPtr> FileSetScan::ToOutput(const FileState& fst, const columnar::Rec
       cols.push_back(std::move(*adapted));
     }
   }
-  if (spec_.with_row_address) {
-    auto ids = columnar::Vector::Make(columnar::Int64(), n);
-    auto rows = columnar::Vector::Make(columnar::Int64(), n);
-    ids->Resize(n);
-    rows->Resize(n);
-    int64_t* id_data = ids->data<int64_t>();
-    int64_t* row_data = rows->data<int64_t>();
-    for (int64_t i = 0; i < n; ++i) {
-      id_data[i] = task.id;
-      row_data[i] = first_row + i;
-    }
-    cols.push_back(std::move(ids));
-    cols.push_back(std::move(rows));
-  }
-  auto batch = std::make_shared<columnar::RecordBatch>(output_schema_, std::move(cols), n);
-  bool selected = false;
-  if (fst.dv && !fst.dv->IsEmpty()) {
-    local->sel.clear();
-    for (int64_t i = 0; i < n; ++i) {
-      if (!fst.dv->Contains(static_cast<uint64_t>(first_row + i))) local->sel.push_back(static_cast<uint32_t>(i));
-    }
-    if (static_cast<int64_t>(local->sel.size()) != n) selected = true;
-  }
-  if (filter_) {
+  BatchPtr batch = MakeOutput(fst, std::move(cols), first_row, nullptr, n);
+  bool selected = ApplyDeletionVector(fst, first_row, n, local);
+  int64_t alive = selected ? static_cast<int64_t>(local->sel.size()) : n;
+  local->rg_metrics.rows_deleted_dv += n - alive;
+  if (filter_ && alive > 0) {
     if (selected) {
       ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilterOn(*filter_, *batch, local->sel, local->ctx, &local->sel2));
       (void)k;
@@ -200,34 +217,155 @@ Result<BatchPtr> FileSetScan::ToOutput(const FileState& fst, const columnar::Rec
       (void)k;
     }
     local->sel.swap(local->sel2);
+    local->policy.Record(alive, static_cast<int64_t>(local->sel.size()));
     selected = static_cast<int64_t>(local->sel.size()) != n;
   }
   if (!selected) return batch;
   return columnar::GatherBatch(*batch, local->sel.data(), static_cast<int64_t>(local->sel.size()));
 }
 
+Result<BatchPtr> FileSetScan::PlainBatch(Local* local, int64_t begin, int64_t n) {
+  parquet::RowGroupReader& rg = *local->rg_reader;
+  int64_t at = rg.num_rows() - rg.rows_remaining();
+  if (at < begin) RETURN_NOT_OK(rg.SkipRows(begin - at));
+  ASSIGN_OR_RETURN(BatchPtr b, rg.ReadBatch(n));
+  if (!b || b->num_rows != n) {
+    return Status::Corruption(files_[local->state->index].path + ": row group " + std::to_string(local->row_group) +
+                              " ends early");
+  }
+  int64_t first_row = local->state->row_group_start[local->row_group] + begin;
+  return ToOutput(*local->state, *b, first_row, local);
+}
+
+Result<VectorPtr> FileSetScan::ReadOutputColumn(Local* local, size_t j, int64_t begin, int64_t n, const uint32_t* sel,
+                                                int64_t m) {
+  const FileState& fst = *local->state;
+  const FileTask& task = files_[fst.index];
+  int c = spec_.columns[j];
+  const TableColumn& col = spec_.table->columns[c];
+  if (c < static_cast<int>(task.partition_values.size()) && task.partition_values[c]) {
+    return task.partition_values[c]->Broadcast(m);
+  }
+  int s = fst.slot[j];
+  if (s < 0) return columnar::Vector::MakeNull(col.type, m);
+  // Another output column of the same table column already holds it (never decode twice).
+  for (size_t k = 0; k < spec_.columns.size(); ++k) {
+    if (k != j && local->held[k] && fst.slot[k] == s) return local->held[k];
+  }
+  parquet::RowGroupReader& rg = *local->rg_reader;
+  int64_t at = rg.field_position(s);
+  if (at < begin) RETURN_NOT_OK(rg.SkipField(s, begin - at));
+  auto raw = sel ? rg.ReadFieldSelected(s, n, sel, m) : rg.ReadField(s, n);
+  if (!raw.ok()) return raw.status();
+  auto adapted = AdaptColumn(std::move(*raw), col);
+  if (!adapted.ok()) return adapted.status().WithContext(task.path);
+  return std::move(*adapted);
+}
+
+Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t n) {
+  const FileState& fst = *local->state;
+  int64_t first_row = fst.row_group_start[local->row_group] + begin;
+  const size_t ncols = spec_.columns.size();
+  bool all = !ApplyDeletionVector(fst, first_row, n, local);
+  int64_t m = all ? n : static_cast<int64_t>(local->sel.size());
+  local->rg_metrics.rows_deleted_dv += n - m;
+  local->held.assign(ncols, nullptr);
+  if (m == 0) return MakeOutput(fst, {}, first_row, nullptr, 0);
+  const int64_t alive = m;
+  bool lazy = spec_.prewhere == FileSetScanSpec::Prewhere::kOn || local->policy.Lazy();
+  if (!lazy) {
+    // Eager: every column whole, then the filter once (the plain scan's work).
+    for (size_t j = 0; j < ncols; ++j) {
+      ASSIGN_OR_RETURN(local->held[j], ReadOutputColumn(local, j, begin, n, nullptr, n));
+    }
+    columnar::RecordBatch batch(output_schema_, local->held, n);
+    batch.columns.resize(output_schema_->fields.size());
+    if (all) {
+      ASSIGN_OR_RETURN(m, expr::EvaluateFilter(*filter_, batch, local->ctx, &local->sel2));
+    } else {
+      ASSIGN_OR_RETURN(m, expr::EvaluateFilterOn(*filter_, batch, local->sel, local->ctx, &local->sel2));
+    }
+    local->sel.swap(local->sel2);
+    local->policy.Record(alive, m);
+    std::vector<VectorPtr> cols(ncols);
+    for (size_t j = 0; j < ncols; ++j) {
+      cols[j] = m == n ? local->held[j] : columnar::Gather(*local->held[j], local->sel.data(), m);
+    }
+    local->held.assign(ncols, nullptr);
+    return MakeOutput(fst, std::move(cols), first_row, m == n ? nullptr : local->sel.data(), m);
+  }
+  if (!local->order) local->order = std::make_unique<ConjunctOrder>(conjunct_cost_);
+  const std::vector<int> order = local->order->order();
+  for (int k : order) {
+    if (m == 0) break;
+    auto t0 = std::chrono::steady_clock::now();
+    const uint32_t* sel = all ? nullptr : local->sel.data();
+    for (int j : conjunct_columns_[k]) {
+      if (j < 0 || j >= static_cast<int>(ncols) || local->held[j]) continue;
+      ASSIGN_OR_RETURN(local->held[j], ReadOutputColumn(local, j, begin, n, sel, m));
+    }
+    columnar::RecordBatch batch(output_schema_, local->held, m);
+    batch.columns.resize(output_schema_->fields.size());
+    ASSIGN_OR_RETURN(int64_t kept, expr::EvaluateFilter(*spec_.filters[k], batch, local->ctx, &local->pos));
+    if (kept < m) {
+      if (all) {
+        local->sel.assign(local->pos.begin(), local->pos.end());
+        all = false;
+      } else {
+        local->sel2.resize(static_cast<size_t>(kept));
+        for (int64_t i = 0; i < kept; ++i) local->sel2[i] = local->sel[local->pos[i]];
+        local->sel.swap(local->sel2);
+      }
+      for (VectorPtr& h : local->held) {
+        if (h) h = columnar::Gather(*h, local->pos.data(), kept);
+      }
+    }
+    auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+    local->order->Record(k, m, kept, nanos);
+    m = kept;
+  }
+  local->policy.Record(alive, m);
+  local->rg_metrics.rows_prewhere_filtered += alive - m;
+  if (m == 0) {
+    local->held.assign(ncols, nullptr);
+    return MakeOutput(fst, {}, first_row, nullptr, 0);
+  }
+  const uint32_t* sel = all ? nullptr : local->sel.data();
+  for (size_t j = 0; j < ncols; ++j) {
+    if (local->held[j]) continue;
+    ASSIGN_OR_RETURN(local->held[j], ReadOutputColumn(local, j, begin, n, sel, m));
+  }
+  std::vector<VectorPtr> cols = std::move(local->held);
+  local->held.clear();
+  return MakeOutput(fst, std::move(cols), first_row, sel, m);
+}
+
 Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
   while (true) {
     if (spec_.limit_hint >= 0 && !filter_ && rows_out_.load() >= spec_.limit_hint) return false;
     if (local->rg_reader) {
-      int64_t first = local->state->row_group_start[local->row_group] + local->position;
-      auto b = local->rg_reader->ReadBatch(spec_.batch_rows);
-      if (!b.ok()) return b.status();
-      if (*b == nullptr) {
-        ScanMetrics m;
+      int64_t begin = 0, n = 0;
+      if (!NextBatchRows(local, &begin, &n)) {
+        ScanMetrics& m = local->rg_metrics;
         m.row_groups_read = 1;
         m.pages_read = local->stats.pages_read;
         m.pages_total = local->stats.pages_read + local->stats.pages_skipped;
+        if (local->column_wise) m.pages_skipped_prewhere = local->stats.pages_skipped;
         m.bytes_read = local->stats.bytes_read;
-        m.rows_scanned = local->position;
         AddMetrics(m);
         local->stats = {};
+        local->rg_metrics = {};
         local->rg_reader.reset();
         local->state.reset();
         continue;
       }
-      local->position += (*b)->num_rows;
-      ASSIGN_OR_RETURN(BatchPtr o, ToOutput(*local->state, **b, first, local));
+      local->rg_metrics.rows_scanned += n;
+      BatchPtr o;
+      if (local->column_wise) {
+        ASSIGN_OR_RETURN(o, PrewhereBatch(local, begin, n));
+      } else {
+        ASSIGN_OR_RETURN(o, PlainBatch(local, begin, n));
+      }
       uint64_t key = (static_cast<uint64_t>(local->state->index) << 40) |
                      (static_cast<uint64_t>(std::min(local->row_group, (1 << 20) - 1)) << 20) |
                      std::min<uint64_t>(local->batch_no, (1u << 20) - 1);
@@ -252,28 +390,48 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
     if (m.row_group < 0) {
       parquet::ReadStats footer;
       ASSIGN_OR_RETURN(m.state, OpenFile(m.file, &footer));
-      std::vector<int> keep;
+      std::vector<Morsel> keep;
       int groups = m.state->reader->num_row_groups();
-      for (int g = 0; g < groups; ++g) {
-        ASSIGN_OR_RETURN(bool pruned, PruneRowGroup(*m.state, g));
-        if (!pruned) keep.push_back(g);
-      }
       ScanMetrics fm;
       fm.files_read = 1;
       fm.row_groups_total = groups;
       fm.bytes_read = footer.bytes_read;
+      for (int g = 0; g < groups; ++g) {
+        Morsel rm{m.file, g, m.state, {}};
+        if (m.state->pruner) {
+          ASSIGN_OR_RETURN(RowGroupVerdict v, m.state->pruner->Evaluate(*m.state->reader, g));
+          const PruneCounters& pc = v.counters;
+          fm.row_groups_pruned_stats += pc.row_groups_pruned_stats;
+          fm.row_groups_pruned_dictionary += pc.row_groups_pruned_dictionary;
+          // A row group whose every page the index excluded counts with the page index.
+          fm.pages_pruned_index += pc.pages_pruned_index;
+          fm.row_groups_pruned_bloom += pc.row_groups_pruned_bloom;
+          fm.bytes_read += pc.bytes_read;
+          if (v.skip) continue;
+          fm.rows_pruned_index += pc.rows_pruned_index;
+          rm.rows = v.rows.ranges();
+        } else {
+          int64_t rows = m.state->reader->row_group_num_rows(g);
+          if (rows > 0) rm.rows.push_back({0, rows});
+        }
+        if (rm.rows.empty()) continue;
+        keep.push_back(std::move(rm));
+      }
       AddMetrics(fm);
       if (keep.empty()) continue;
       {
         std::lock_guard<std::mutex> lock(mu_);
-        for (size_t i = keep.size(); i-- > 1;) queue_.push_front({m.file, keep[i], m.state});
+        for (size_t i = keep.size(); i-- > 1;) queue_.push_front(std::move(keep[i]));
       }
-      m.row_group = keep[0];
+      m = std::move(keep[0]);
     }
     local->state = m.state;
     local->row_group = m.row_group;
+    local->ranges = std::move(m.rows);
+    local->range_index = 0;
     local->position = 0;
     local->batch_no = 0;
+    local->column_wise = filter_ && spec_.prewhere != FileSetScanSpec::Prewhere::kOff && m.state->column_wise_ok;
     ASSIGN_OR_RETURN(local->rg_reader,
                      m.state->reader->OpenRowGroup(m.row_group, m.state->read_fields, &local->stats));
   }

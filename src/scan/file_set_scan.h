@@ -2,12 +2,16 @@
 // Both Delta tables (DeltaScan) and plain Parquet files (ParquetScan) plan into it.
 //
 // Work is split into morsels: a file morsel opens the footer, resolves the file's columns
-// against the table schema, loads its deletion vector, prunes row groups by their statistics
-// (expr::CanMatch over the pushed filters) and queues one morsel per surviving row group.
-// A row-group morsel streams batches: only needed columns are read, absent columns are NULL,
-// partition columns constant, deleted rows (file-global positions across row groups) dropped,
-// and the filters applied exactly. Each batch carries an order key
-// (file index << 40 | row group << 20 | batch) so ordered output is possible.
+// against the table schema, loads its deletion vector, judges every row group with the pruning
+// stack (RowGroupPruner: statistics, page index, dictionary, Bloom) and queues one morsel per
+// surviving row group with the row ranges that may match. A row-group morsel streams batches
+// of those rows: absent columns are NULL, partition columns constant, deleted rows
+// (file-global positions across row groups) dropped before the filter, and the filters
+// applied exactly. With Prewhere (prewhere.h) the filter columns are read first, conjunct by
+// conjunct on the rows still alive, and the other columns only for the survivors (whole pages
+// and runs of rows skipped); batches where the filter keeps most rows are read whole. Each
+// batch carries an order key (file index << 40 | row group << 20 | batch) so ordered output
+// is possible.
 //
 // Thread-safety: Next may be called concurrently, each caller with its own Local state.
 #pragma once
@@ -28,7 +32,10 @@
 #include "expr/expr.h"
 #include "io/file_system.h"
 #include "parquet/file_reader.h"
+#include "parquet/row_ranges.h"
 #include "scan/delta_schema.h"
+#include "scan/prewhere.h"
+#include "scan/row_group_pruner.h"
 #include "shoal/database.h"
 
 namespace shoal::scan {
@@ -56,10 +63,18 @@ struct FileSetScanSpec {
   int64_t limit_hint = -1;              // stop after about this many rows (>= 0, no filters)
   parquet::ReaderOptions reader_options;
   int64_t files_total = 0;              // files before file pruning, for metrics
+  int64_t files_pruned_partition = 0;   // files the planner dropped by partition values, for metrics
+  int64_t files_pruned_stats = 0;       // files the planner dropped by log statistics, for metrics
   // Append two BIGINT columns after `columns`: kFileIdColumn and kRowIndexColumn (the row's
   // position in its data file, counting deleted rows) — what DML needs to build deletion
   // vectors. Filters never refer to them.
   bool with_row_address = false;
+  // Late materialization: kAuto reads lazily while the filter is selective (per batch), kOn
+  // always reads lazily, kOff reads every projected column whole (the plain scan).
+  enum class Prewhere { kAuto, kOn, kOff };
+  Prewhere prewhere = Prewhere::kAuto;
+  // Which levels of the row-group pruning stack run.
+  PruneOptions prune;
 };
 
 class FileSetScan {
@@ -84,18 +99,34 @@ class FileSetScan {
     int file = 0;
     int row_group = -1;  // -1: open the file
     std::shared_ptr<FileState> state;
+    std::vector<parquet::RowRange> rows;  // the row group's rows that may match
   };
 
   Result<std::shared_ptr<FileState>> OpenFile(int file_index, parquet::ReadStats* stats);
-  Result<bool> PruneRowGroup(const FileState& fs, int rg) const;
-  Result<columnar::BatchPtr> ToOutput(const FileState& fs, const columnar::RecordBatch& in,
-                                      int64_t first_row, Local* local);
+  // Positions the worker on the next batch's rows [*begin, *begin + *n) of its row group;
+  // false when its row ranges are exhausted.
+  bool NextBatchRows(Local* local, int64_t* begin, int64_t* n) const;
+  // The rows of [begin, begin + n) not deleted by the deletion vector, into local->sel
+  // (offsets from begin); returns false when none is deleted (sel untouched).
+  bool ApplyDeletionVector(const FileState& fs, int64_t first_row, int64_t n, Local* local) const;
+  Result<columnar::BatchPtr> PlainBatch(Local* local, int64_t begin, int64_t n);
+  Result<columnar::BatchPtr> PrewhereBatch(Local* local, int64_t begin, int64_t n);
+  // Output column j for rows `sel` (null: all n) of [begin, begin + n), read column-wise.
+  Result<columnar::VectorPtr> ReadOutputColumn(Local* local, size_t j, int64_t begin, int64_t n,
+                                               const uint32_t* sel, int64_t m);
+  // Appends the row-address columns (if asked for) and builds the output batch.
+  columnar::BatchPtr MakeOutput(const FileState& fs, std::vector<columnar::VectorPtr> cols, int64_t first_row,
+                                const uint32_t* sel, int64_t m) const;
+  Result<columnar::BatchPtr> ToOutput(const FileState& fs, const columnar::RecordBatch& in, int64_t first_row,
+                                      Local* local);
   void AddMetrics(const ScanMetrics& m);
 
   FileSetScanSpec spec_;
   std::vector<FileTask> files_;
   columnar::SchemaPtr output_schema_;
   expr::ExprPtr filter_;  // AND of spec_.filters, or null
+  std::vector<std::vector<int>> conjunct_columns_;  // per filter: the output columns it reads
+  std::vector<double> conjunct_cost_;               // per filter: StaticConjunctCost
 
   mutable std::mutex mu_;
   std::deque<Morsel> queue_;  // guarded by mu_
@@ -109,12 +140,20 @@ class FileSetScan::Local {
   std::shared_ptr<FileState> state;
   std::unique_ptr<parquet::RowGroupReader> rg_reader;
   int row_group = -1;
-  int64_t position = 0;  // rows of the row group already read
+  bool column_wise = false;                  // rg_reader is read with ReadField (Prewhere)
+  std::vector<parquet::RowRange> ranges;     // rows of the row group still to read
+  size_t range_index = 0;
+  int64_t position = 0;                      // next row of the row group to consider
   uint64_t batch_no = 0;
   parquet::ReadStats stats;
+  ScanMetrics rg_metrics;                    // counters of the current row group
   expr::EvalContext ctx;
   std::vector<uint32_t> sel;
   std::vector<uint32_t> sel2;
+  std::vector<uint32_t> pos;
+  std::vector<columnar::VectorPtr> held;     // per output column, aligned with the selection
+  std::unique_ptr<ConjunctOrder> order;
+  PrewherePolicy policy;
 };
 
 }  // namespace shoal::scan

@@ -42,6 +42,19 @@ Status Walk(io::FileSystem& fs, const std::string& dir, const std::vector<std::s
   }
   auto listing = fs.List(dir.empty() ? "." : dir);
   if (!listing.ok()) return Status::OK();  // unreadable or missing directory: no match
+  if (part == "**") {
+    // Zero or more directories (hidden ones excluded): match the rest here, then below
+    // each subdirectory with `**` still in place.
+    if (i + 1 == parts.size()) return Status::OK();  // a trailing ** names no files
+    RETURN_NOT_OK(Walk(fs, dir, parts, i + 1, out));
+    std::vector<std::string> dirs;
+    for (const io::FileInfo& f : *listing) {
+      if (f.is_dir && !f.name.empty() && f.name[0] != '.') dirs.push_back(f.name);
+    }
+    std::sort(dirs.begin(), dirs.end());
+    for (const std::string& d : dirs) RETURN_NOT_OK(Walk(fs, base + d, parts, i, out));
+    return Status::OK();
+  }
   std::vector<std::string> names;
   for (const io::FileInfo& f : *listing) {
     bool last = i + 1 == parts.size();

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fstream>
 
 #include "parquet/file_writer.h"
@@ -61,6 +63,25 @@ TEST(ParquetScan, GlobUnionsFilesByNameWithNullsAndCommonTypes) {
   std::vector<std::string> want = {R"({"a":1,"b":"x","c":null})", R"({"a":2,"b":"y","c":null})",
                                    R"({"a":3,"b":null,"c":0.5})"};
   EXPECT_EQ(rows, want);
+}
+
+TEST(ParquetScan, DoubleStarMatchesZeroOrMoreDirectories) {
+  testing::TempDir dir;
+  auto fs = io::LocalFileSystem();
+  ASSERT_TRUE(fs->CreateDirs(dir.Join("p=1/q=2")).ok());
+  ASSERT_TRUE(fs->CreateDirs(dir.Join(".hidden")).ok());
+  for (const char* name : {"top.parquet", "p=1/mid.parquet", "p=1/q=2/deep.parquet", ".hidden/no.parquet"}) {
+    WriteFile(fs, dir.Join(name), {{"a", columnar::Int32(), true}}, {Ints<int32_t>(columnar::Int32(), {1})}, 1);
+  }
+  auto files = ExpandGlobs(*fs, {dir.Join("**/*.parquet")});
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  std::vector<std::string> want = {dir.Join("top.parquet"), dir.Join("p=1/mid.parquet"),
+                                   dir.Join("p=1/q=2/deep.parquet")};
+  std::vector<std::string> got = *files;
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+  EXPECT_FALSE(ExpandGlobs(*fs, {dir.Join("**")}).ok()) << "a trailing ** names no files";
 }
 
 TEST(ParquetScan, IncompatibleTypesNameColumnAndFiles) {

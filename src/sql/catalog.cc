@@ -15,6 +15,10 @@ std::string Catalog::TableRoot(const TableName& name) const {
 Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName& name,
                                                                 const scan::TimeTravel& at) const {
   std::string root = TableRoot(name);
+  if (latest_hook_ && !at.version && !at.timestamp_ms) {
+    ASSIGN_OR_RETURN(std::shared_ptr<const TableSource> own, latest_hook_(name, root));
+    if (own) return own;
+  }
   auto exists = fs_->Exists(io::JoinPath(root, "_delta_log"));
   if (!exists.ok() || !*exists) {
     return Status::Catalog("Table with name " + name.ToString() + " does not exist!");

@@ -2,9 +2,13 @@
 // table in `<warehouse>/t` (a directory holding `_delta_log`); delta.`/path` is the table at
 // that path. Time travel (VERSION / TIMESTAMP AS OF) selects the snapshot.
 //
-// Thread-safety: immutable; safe to share.
+// A session with open transactions installs a hook so names resolve to the transaction's view
+// of the table (read-your-writes, reads recorded in its read set).
+//
+// Thread-safety: immutable after the hook is set; safe to share if the hook is.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -20,6 +24,12 @@ class Catalog {
   Catalog(std::shared_ptr<io::FileSystem> fs, std::string warehouse)
       : fs_(std::move(fs)), warehouse_(std::move(warehouse)) {}
 
+  // Supplies the latest version of a table from elsewhere (a session's open transaction):
+  // returns the source, or nullptr to read the log as usual. Not used for time travel.
+  using LatestTableHook =
+      std::function<Result<std::shared_ptr<const TableSource>>(const TableName& name, const std::string& root)>;
+  void set_latest_hook(LatestTableHook hook) { latest_hook_ = std::move(hook); }
+
   // The directory a table name refers to (not checked).
   std::string TableRoot(const TableName& name) const;
   // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
@@ -29,6 +39,7 @@ class Catalog {
  private:
   std::shared_ptr<io::FileSystem> fs_;
   std::string warehouse_;
+  LatestTableHook latest_hook_;
 };
 
 // The time travel target from its evaluated value: VERSION takes an integer; TIMESTAMP a

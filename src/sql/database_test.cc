@@ -96,9 +96,9 @@ TEST_F(DatabaseTest, SetAndResetReturnEmptyResults) {
 }
 
 TEST_F(DatabaseTest, UnimplementedStatementsAreNotSupported) {
-  Status st = Err("DELETE FROM t WHERE a = 1");
+  Status st = Err("DESCRIBE LAYOUT t");
   EXPECT_TRUE(st.IsNotSupported()) << st.ToString();
-  EXPECT_NE(st.message().find("DELETE is not supported yet"), std::string::npos);
+  EXPECT_NE(st.message().find("is not supported yet"), std::string::npos) << st.ToString();
 }
 
 TEST_F(DatabaseTest, ErrorsNameTheProblem) {

@@ -5,28 +5,6 @@
 
 namespace shoal {
 
-void ScanMetrics::Add(const ScanMetrics& o) {
-  files_total += o.files_total;
-  files_read += o.files_read;
-  row_groups_total += o.row_groups_total;
-  row_groups_read += o.row_groups_read;
-  pages_total += o.pages_total;
-  pages_read += o.pages_read;
-  bytes_read += o.bytes_read;
-  rows_scanned += o.rows_scanned;
-  rows_returned += o.rows_returned;
-  elapsed_ms += o.elapsed_ms;
-}
-
-std::string ScanMetrics::ToJson() const {
-  auto kv = [](const char* k, int64_t v) { return std::string("\"") + k + "\":" + std::to_string(v); };
-  return "{" + kv("files_total", files_total) + "," + kv("files_read", files_read) + "," +
-         kv("row_groups_total", row_groups_total) + "," + kv("row_groups_read", row_groups_read) + "," +
-         kv("pages_total", pages_total) + "," + kv("pages_read", pages_read) + "," +
-         kv("bytes_read", bytes_read) + "," + kv("rows_scanned", rows_scanned) + "," +
-         kv("rows_returned", rows_returned) + "," + kv("elapsed_ms", elapsed_ms) + "}";
-}
-
 QueryResult::QueryResult() : impl_(std::make_unique<Impl>()) {}
 QueryResult::~QueryResult() = default;
 QueryResult::QueryResult(QueryResult&&) noexcept = default;

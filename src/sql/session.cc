@@ -90,11 +90,26 @@ Result<QueryResult> Session::Run(const Statement& statement) {
   if (it == Handlers().end()) {
     return Status::NotSupported(StatementTypeName(statement) + " is not supported yet");
   }
-  ASSIGN_OR_RETURN(QueryResult r, (this->*(it->second))(statement));
-  auto& m = r.impl().metrics;
+  bool txn_statement = statement.kind == StatementKind::kTransaction;
+  if (failed_ && !txn_statement) {
+    return Status::Transaction("current transaction is aborted, commands ignored until end of transaction block");
+  }
+  auto r = (this->*(it->second))(statement);
+  // A handler that returned with writes still open abandons them (error) or is a bug.
+  if (!writes_.empty()) {
+    Status st = r.ok() ? Status::Internal(StatementTypeName(statement) + " ended without ending its table write")
+                       : r.status();
+    while (!writes_.empty()) AbortTableWrite(writes_.back().write.get(), st);
+    if (r.ok()) r = Result<QueryResult>(st);
+  }
+  if (!r.ok()) {
+    if (in_transaction_ && !txn_statement && !failed_) failed_ = r.status();
+    return r.status();
+  }
+  auto& m = r->impl().metrics;
   m.elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-  m.rows_returned = r.num_rows();
-  r.impl().statement_type = StatementTypeName(statement);
+  m.rows_returned = r->num_rows();
+  r->impl().statement_type = StatementTypeName(statement);
   return r;
 }
 
@@ -119,7 +134,7 @@ Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx,
     return Executor(&ctx).Run(phys.get());
   };
   Binder binder(run_subquery);
-  Catalog catalog(db_->fs, db_->dir);
+  Catalog catalog = MakeCatalog();
   binder.set_catalog(&catalog);
   ASSIGN_OR_RETURN(LogicalPtr plan, binder.BindQuery(query));
   *schema = plan->Schema();

@@ -12,9 +12,11 @@
 
 #include "shoal/database.h"
 #include "sql/ast.h"
+#include "sql/catalog.h"
 #include "sql/logical_plan.h"
 #include "sql/physical_operator.h"
 #include "sql/table_write.h"
+#include "sql/write_transaction.h"
 
 namespace shoal::sql {
 
@@ -72,15 +74,52 @@ class Session {
   // transaction is marked failed (only ROLLBACK is accepted until it ends).
   void AbortTableWrite(TableWrite* write, const Status& error);
 
+  // A catalog whose names resolve, for tables this session is writing (the current
+  // statement's writes, the open explicit transaction's tables), to the transaction's view of
+  // the table with reads recorded in its read set.
+  Catalog MakeCatalog();
+  // True between BEGIN and COMMIT / ROLLBACK / PREPARE TRANSACTION.
+  bool in_transaction() const { return in_transaction_; }
+
  private:
   // Binds, optimizes and plans a query, running its subqueries on `ctx`.
   Result<PhysicalPtr> PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema);
   void InitContext(ExecContext* ctx) const;
 
+  // --- write path (session_transaction.cc)
+  // One statement's write: its TableWrite and, in auto-commit mode, its own transaction.
+  struct StatementWrite {
+    std::unique_ptr<TableWrite> write;
+    std::unique_ptr<txn::Transaction> own_txn;  // auto-commit only
+    TableTransaction* table_txn = nullptr;      // explicit transaction only
+  };
+  // The explicit transaction's part for `root`, opened on the latest snapshot on first touch.
+  Result<TableTransaction*> TableTransactionFor(const std::string& display_name, const std::string& root);
+  Result<std::shared_ptr<const scan::DeltaTable>> TransactionView(TableTransaction* tt);
+  Result<std::shared_ptr<const TableSource>> ResolveLatest(const TableName& name, const std::string& root);
+  // The (appId, version) of SET shoal.txn.appId / shoal.txn.version, if both are set.
+  Result<std::optional<delta::Txn>> AppTransactionSetting() const;
+  // Ends the explicit transaction: deletes every staged file (rollback) and clears the state.
+  void DiscardTransaction();
+  Result<QueryResult> CommitTransaction();
+  Result<QueryResult> PrepareTransaction(const std::string& id);
+  Result<QueryResult> FinishPrepared(const std::string& id, bool commit);
+  // Runs a whole CREATE TABLE … AS SELECT / INSERT body into `write` (session_insert.cc).
+  Result<int64_t> WriteQueryInto(TableWrite* write, const delta::Metadata& metadata, const QueryNode& query,
+                                 const std::vector<std::string>& columns, const ParsedExpression* replace_where,
+                                 bool overwrite);
+
   Database::Impl* db_;
   const std::atomic<bool>* interrupted_;
   std::map<std::string, std::string> settings_;
+  bool in_transaction_ = false;
+  std::optional<Status> failed_;  // the error that failed the explicit transaction
+  std::map<std::string, std::unique_ptr<TableTransaction>> txns_;  // explicit, by table root
+  std::vector<StatementWrite> writes_;                             // the current statement's
 };
+
+// The result of INSERT and CTAS as Databricks returns it: num_affected_rows, num_inserted_rows.
+QueryResult InsertedRowsResult(int64_t rows);
 
 // The statement kind's name for QueryResult::statement_type ("SELECT", "CREATE TABLE", ...).
 std::string StatementTypeName(const Statement& s);

@@ -30,6 +30,10 @@ struct TableWrite {
   txn::Transaction* txn = nullptr;
   // Data files this statement wrote (deleted again when the write is abandoned).
   std::vector<std::string> staged_files;
+  // The session's app transaction (SET shoal.txn.appId / shoal.txn.version) is already
+  // committed in the table: the statement is a replay and should write nothing (its commit is
+  // a no-op either way).
+  bool already_committed = false;
 };
 
 }  // namespace shoal::sql

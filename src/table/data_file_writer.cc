@@ -1,5 +1,6 @@
 #include "table/data_file_writer.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "delta/table_path.h"
@@ -23,7 +24,8 @@ struct DataFileWriter::OpenFile {
   std::unique_ptr<parquet::ParquetWriter> writer;
   std::optional<FileStatsCollector> stats;
   int64_t est_bytes = 0;
-  std::vector<columnar::BatchPtr> buffered;  // local sort: logical data rows not yet written
+  std::vector<columnar::BatchPtr> buffered;  // local_sort hook: logical data rows not yet written
+  std::unique_ptr<ExternalSorter> sorter;    // LocalSort by properties
 };
 
 namespace {
@@ -163,6 +165,7 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(std::shared_ptr<io:
     w->partition_keys_.push_back(mapped && df.PhysicalName() ? *df.PhysicalName() : df.name);
   }
   if (w->data_columns_.empty()) return Status::InvalidArgument("table " + w->root_ + " has no data columns");
+  RETURN_NOT_OK(w->ResolveLocalSort(&b));
   w->writer_props_ = b.Build();
   w->target_size_ = w->options_.target_file_size.value_or(w->props_.target_file_size);
   if (w->target_size_ <= 0) return Status::InvalidArgument("target file size must be positive");
@@ -174,6 +177,43 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(std::shared_ptr<io:
 }
 
 DataFileWriter::~DataFileWriter() = default;
+
+Status DataFileWriter::ResolveLocalSort(parquet::WriterProperties::Builder* b) {
+  if (options_.local_sort) return Status::OK();
+  TableProperties p = props_;
+  if (options_.local_sort_columns) p.local_sort_columns = *options_.local_sort_columns;
+  sort_mode_ = options_.local_sort_mode.value_or(props_.local_sort_mode);
+  sort_memory_limit_ = options_.local_sort_memory_limit.value_or(props_.local_sort_memory_limit);
+  if (sort_memory_limit_ <= 0) return Status::InvalidArgument("local sort memory limit must be positive");
+  RETURN_NOT_OK(ValidateLocalSortColumns(p, schema_));
+  for (const std::string& name : p.local_sort_columns) {
+    int i = schema_.Find(name);
+    auto it = std::find(data_columns_.begin(), data_columns_.end(), i);
+    if (it == data_columns_.end()) continue;  // a partition column: constant within a file
+    int k = static_cast<int>(it - data_columns_.begin());
+    sort_columns_.push_back(SortColumn{k, false, true});
+    if (sort_mode_ == LocalSortMode::kLexicographic) {
+      b->sorting_column(physical_schema_.fields[static_cast<size_t>(k)].name, false, true);
+    }
+  }
+  return Status::OK();
+}
+
+Status DataFileWriter::EnforceSortBudget() {
+  // One budget across the open files (partitions): spill the largest buffer until it fits.
+  while (true) {
+    int64_t total = 0;
+    ExternalSorter* largest = nullptr;
+    for (auto& [dir, f] : open_) {
+      if (!f->sorter) continue;
+      total += f->sorter->buffered_bytes();
+      if (!largest || f->sorter->buffered_bytes() > largest->buffered_bytes()) largest = f->sorter.get();
+    }
+    sort_peak_ = std::max(sort_peak_, total);
+    if (total <= sort_memory_limit_ || !largest || largest->buffered_rows() == 0) return Status::OK();
+    RETURN_NOT_OK(largest->Spill());
+  }
+}
 
 Status DataFileWriter::CheckNotNull(const RecordBatch& batch) const {
   for (size_t i = 0; i < schema_.size(); ++i) {
@@ -258,7 +298,16 @@ Result<std::unique_ptr<DataFileWriter::OpenFile>> DataFileWriter::OpenNew(const 
                                                         props_.column_mapping != ColumnMapping::kNone,
                                                         props_.num_indexed_cols, props_.stats_columns));
   f->stats.emplace(std::move(stats));
-  if (!options_.local_sort) {
+  if (!options_.local_sort && !sort_columns_.empty()) {
+    auto data_schema = std::make_shared<columnar::Schema>();
+    for (int i : data_columns_) data_schema->fields.push_back(schema_.fields[i]);
+    ExternalSorterOptions so;
+    so.columns = sort_columns_;
+    so.mode = sort_mode_;
+    so.memory_limit = sort_memory_limit_;
+    so.spill_dir = io::JoinPath(root_, "_shoal/tmp");
+    ASSIGN_OR_RETURN(f->sorter, ExternalSorter::Make(fs_, std::move(data_schema), std::move(so)));
+  } else if (!options_.local_sort) {
     ASSIGN_OR_RETURN(f->writer, parquet::ParquetWriter::Open(fs_, full, physical_schema_, writer_props_));
   }
   return f;
@@ -298,6 +347,10 @@ Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::Par
 
 Status DataFileWriter::WriteRows(OpenFile* f, const RecordBatch& data) {
   f->stats->Update(data);
+  if (f->sorter) {
+    RETURN_NOT_OK(f->sorter->Add(data));
+    return EnforceSortBudget();
+  }
   if (options_.local_sort) {
     f->buffered.push_back(std::make_shared<RecordBatch>(data));
     return Status::OK();
@@ -310,7 +363,21 @@ Status DataFileWriter::WriteRows(OpenFile* f, const RecordBatch& data) {
 
 Status DataFileWriter::CloseFile(OpenFile* f) {
   std::string full = io::JoinPath(root_, f->rel_path);
-  if (options_.local_sort) {
+  if (f->sorter) {
+    ASSIGN_OR_RETURN(f->writer, parquet::ParquetWriter::Open(fs_, full, physical_schema_, writer_props_));
+    auto phys_schema = std::make_shared<columnar::Schema>(physical_schema_);
+    parquet::ParquetWriter* w = f->writer.get();
+    RETURN_NOT_OK(f->sorter->Finish([&](const RecordBatch& sorted) {
+      std::vector<VectorPtr> pcols;
+      for (size_t i = 0; i < sorted.num_columns(); ++i) {
+        pcols.push_back(Retype(sorted.column(i), physical_schema_[i].type));
+      }
+      return w->WriteBatch(RecordBatch(phys_schema, std::move(pcols), sorted.num_rows));
+    }));
+    sort_peak_ = std::max(sort_peak_, f->sorter->peak_memory_bytes());
+    sort_runs_ += f->sorter->runs_spilled();
+    f->sorter.reset();
+  } else if (options_.local_sort) {
     // Concatenate the buffered rows, order them by the sort hook, write them in one go.
     std::vector<VectorPtr> cols;
     int64_t rows = 0;

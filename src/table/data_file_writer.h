@@ -2,8 +2,11 @@
 // returns the add actions describing them (PROTOCOL.md "Add File and Remove File"): Hive-style
 // partition directories, file names part-<n>-<uuid>.c000.<codec>.parquet, a new file once a
 // file reaches the target size, page index on, per-file stats JSON, column-mapping physical
-// names and field ids in the Parquet schema, NOT NULL and CHECK enforcement per batch, and an
-// optional local sort of each file's rows before it is written.
+// names and field ids in the Parquet schema, NOT NULL and CHECK enforcement per batch, and
+// LocalSort: with shoal.localSort.columns set, each file's rows are sorted by those columns
+// (lexicographic, with RowGroup.sorting_columns, or z-order) through a memory-bounded external
+// sort (external_sorter.h) spilling to `<table>/_shoal/tmp/`, so that row-group and page
+// statistics are narrow (doc/local_sort.md).
 //
 // Thread-safety: not thread-safe; one writer per thread (several may write one table).
 #pragma once
@@ -22,6 +25,7 @@
 #include "io/file_system.h"
 #include "parquet/file_writer.h"
 #include "shoal/status.h"
+#include "table/external_sorter.h"
 #include "table/file_stats_collector.h"
 #include "table/table_properties.h"
 
@@ -30,7 +34,8 @@ namespace shoal::table {
 // Evaluates CHECK constraints on a batch (logical column names); returns
 // Constraint("CHECK constraint <name> <expr> violated ...") when a row fails.
 using ConstraintCheck = std::function<Status(const columnar::RecordBatch& batch)>;
-// Returns the row order for a file's buffered rows (a permutation of 0..num_rows-1).
+// Returns the row order for a file's buffered rows (a permutation of 0..num_rows-1). Holds a
+// whole file in memory; prefer the shoal.localSort.* properties (bounded, external).
 using LocalSort = std::function<Result<std::vector<uint32_t>>(const columnar::RecordBatch& rows)>;
 
 struct DataFileWriterOptions {
@@ -40,7 +45,12 @@ struct DataFileWriterOptions {
   parquet::CompressionCodec codec = parquet::CompressionCodec::kSnappy;  // Spark's default
   int64_t max_row_group_rows = 1 << 20;                                  // Parquet row group
   ConstraintCheck check;  // default none (NOT NULL is always enforced)
-  LocalSort local_sort;   // default none: rows are written in arrival order
+  LocalSort local_sort;   // default none; when set, overrides shoal.localSort.* below
+  // Override the table's shoal.localSort.columns / .mode / .memoryLimit for this writer
+  // (e.g. OPTIMIZE); default: the table properties. An empty column list turns sorting off.
+  std::optional<std::vector<std::string>> local_sort_columns;
+  std::optional<LocalSortMode> local_sort_mode;
+  std::optional<int64_t> local_sort_memory_limit;
   bool data_change = true;                // add.dataChange
   std::optional<int64_t> modification_time_ms;  // default: the written file's mtime
 };
@@ -62,6 +72,11 @@ class DataFileWriter {
   // Closes every open file and returns the add actions of all files written.
   Result<std::vector<delta::AddFile>> Finish();
 
+  // LocalSort counters: the most bytes the sorters held at once (buffers of all open files,
+  // keys, merge chunks; not the Parquet writer's row group), and the runs spilled.
+  int64_t local_sort_peak_memory_bytes() const { return sort_peak_; }
+  int local_sort_runs_spilled() const { return sort_runs_; }
+
  private:
   struct OpenFile;
   DataFileWriter() = default;
@@ -71,6 +86,8 @@ class DataFileWriter {
   Status WriteRows(OpenFile* f, const columnar::RecordBatch& data);
   Status CloseFile(OpenFile* f);
   Result<std::unique_ptr<OpenFile>> OpenNew(const std::string& dir, const delta::PartitionValues& values);
+  Status ResolveLocalSort(parquet::WriterProperties::Builder* b);
+  Status EnforceSortBudget();
 
   std::shared_ptr<io::FileSystem> fs_;
   std::string root_;
@@ -88,6 +105,11 @@ class DataFileWriter {
   int file_counter_ = 0;
   std::map<std::string, std::unique_ptr<OpenFile>> open_;  // by partition directory
   std::vector<delta::AddFile> adds_;
+  std::vector<SortColumn> sort_columns_;  // indices into the data columns; empty: no LocalSort
+  LocalSortMode sort_mode_ = LocalSortMode::kLexicographic;
+  int64_t sort_memory_limit_ = 0;
+  int64_t sort_peak_ = 0;
+  int sort_runs_ = 0;
 };
 
 // The Parquet-side type of a logical type under column mapping: struct fields renamed to

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <set>
 
+#include "table/local_sort_key.h"
+
 namespace shoal::table {
 
 namespace {
@@ -106,10 +108,48 @@ Result<int64_t> ParseByteSize(const std::string& text) {
   return *n * mult;
 }
 
+// Parses one shoal.localsort.* key (lower-cased in `k`) into `p`.
+static Status ParseLocalSortProperty(const std::string& k, const std::string& key, const std::string& value,
+                              TableProperties* p) {
+  if (k == "shoal.localsort.columns") {
+    std::vector<std::string> cols;
+    std::string_view rest = value;
+    if (!Trim(rest).empty()) {
+      while (true) {
+        size_t comma = rest.find(',');
+        std::string_view part = Trim(rest.substr(0, comma));
+        if (part.empty()) return Bad(key, value, "a comma-separated list of column names");
+        cols.emplace_back(part);
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
+      }
+    }
+    p->local_sort_columns = std::move(cols);
+  } else if (k == "shoal.localsort.mode") {
+    std::string v = Lower(Trim(value));
+    if (v == "lexicographic") p->local_sort_mode = LocalSortMode::kLexicographic;
+    else if (v == "zorder") p->local_sort_mode = LocalSortMode::kZOrder;
+    else return Bad(key, value, "lexicographic or zorder");
+  } else if (k == "shoal.localsort.memorylimit") {
+    auto n = ParseByteSize(value);
+    if (!n.ok()) return Bad(key, value, "a positive byte size");
+    p->local_sort_memory_limit = *n;
+  } else if (k == "shoal.localsort.auto") {
+    ASSIGN_OR_RETURN(p->local_sort_auto, ParseBool(key, value));
+  } else {
+    return Status::InvalidArgument("Unknown configuration was specified: " + key);
+  }
+  return Status::OK();
+}
+
 Result<TableProperties> ParseTableProperties(const std::map<std::string, std::string>& config) {
   TableProperties p;
   for (const auto& [key, value] : config) {
     std::string k = Lower(key);
+    if (k.starts_with("shoal.localsort.")) {
+      RETURN_NOT_OK(ParseLocalSortProperty(k, key, value, &p));
+      continue;
+    }
     if (!k.starts_with("delta.")) continue;
     if (k.starts_with("delta.constraints.")) {
       std::string name = key.substr(18);
@@ -193,6 +233,25 @@ Result<TableProperties> ParseTableProperties(const std::map<std::string, std::st
     }
   }
   return p;
+}
+
+Status ValidateLocalSortColumns(const TableProperties& props, const columnar::Schema& schema) {
+  std::set<int> seen;
+  for (const std::string& name : props.local_sort_columns) {
+    int i = schema.Find(name);
+    if (i < 0) {
+      return Status::InvalidArgument("table property shoal.localSort.columns names column '" + name +
+                                     "', which the table does not have");
+    }
+    if (!seen.insert(i).second) {
+      return Status::InvalidArgument("table property shoal.localSort.columns lists column '" + name + "' twice");
+    }
+    if (!IsSortableType(*schema[i].type)) {
+      return Status::InvalidArgument("table property shoal.localSort.columns: cannot sort by column '" + name +
+                                     "' of type " + schema[i].type->ToString());
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace shoal::table

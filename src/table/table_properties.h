@@ -1,6 +1,7 @@
 // Typed view of a Delta table's `delta.*` configuration (metaData.configuration), with the
 // validation Delta applies when properties are set: unknown `delta.` keys are rejected, values
-// must parse as their type (booleans, sizes, intervals, enumerations).
+// must parse as their type (booleans, sizes, intervals, enumerations). Also shoal's own
+// `shoal.localSort.*` keys (doc/local_sort.md).
 //
 // Thread-safety: plain values and pure functions.
 #pragma once
@@ -11,11 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "columnar/type.h"
 #include "shoal/status.h"
 
 namespace shoal::table {
 
 enum class ColumnMapping : uint8_t { kNone, kName, kId };
+// How LocalSort orders a data file's rows: by the columns in turn, or by their interleaved
+// (z-order) rank bits so that each column alone is clustered.
+enum class LocalSortMode : uint8_t { kLexicographic, kZOrder };
 
 // Every delta.* setting shoal acts on, with Delta's defaults.
 struct TableProperties {
@@ -36,11 +41,22 @@ struct TableProperties {
   int64_t log_retention_ms = 30LL * 24 * 3600 * 1000;          // delta.logRetentionDuration
   std::map<std::string, std::string> constraints;  // delta.constraints.<name> -> expression
   std::vector<std::string> explicit_features;      // delta.feature.<name> = supported
+  // shoal.localSort.columns: sort every data file written by these columns (comma list);
+  // empty: no local sort. Checked against the schema by ValidateLocalSortColumns.
+  std::vector<std::string> local_sort_columns;
+  LocalSortMode local_sort_mode = LocalSortMode::kLexicographic;  // shoal.localSort.mode
+  int64_t local_sort_memory_limit = int64_t{256} << 20;           // shoal.localSort.memoryLimit
+  bool local_sort_auto = false;  // shoal.localSort.auto (validated; the advisor acts on it)
 };
 
 // Parses and validates a configuration map. InvalidArgument naming the key for an unknown
 // `delta.` key or a malformed value; non-`delta.` keys are user properties and pass.
 Result<TableProperties> ParseTableProperties(const std::map<std::string, std::string>& config);
+
+// Checks shoal.localSort.columns against the table's logical schema: every name is a top-level
+// column (case-insensitive), listed once, of a sortable type (booleans, numbers, decimals,
+// strings, binary, dates, times, timestamps). InvalidArgument naming the column otherwise.
+Status ValidateLocalSortColumns(const TableProperties& props, const columnar::Schema& schema);
 
 // Parses Delta's interval syntax "interval 7 days" (also "7 days"); units week(s), day(s),
 // hour(s), minute(s), second(s), millisecond(s). Result in milliseconds.

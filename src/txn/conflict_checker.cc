@@ -393,9 +393,9 @@ Result<RebasePlan> CheckWinningCommit(const CheckerInput& in, const WinningCommi
   RETURN_NOT_OK(CheckMetadata(in, w, &plan));
   // 3. Application transactions and domains.
   RETURN_NOT_OK(CheckAppTransactions(in, w));
-  // 4. Concurrent append.
-  RETURN_NOT_OK(CheckConcurrentAppend(in, w));
-  // 5. Delete-read / delete-delete, file or row level.
+  // 4. Delete-read / delete-delete, file or row level. Checked before appends so that two
+  // updates of the same row report what happened (the row was modified twice) rather than the
+  // winner's new row version matching our predicate.
   for (const auto& r : w.removes) {
     if (r.data_change) {
       RETURN_NOT_OK(CheckDataRemove(in, w, r, &plan));
@@ -403,6 +403,8 @@ Result<RebasePlan> CheckWinningCommit(const CheckerInput& in, const WinningCommi
       RETURN_NOT_OK(CheckCompactedRemove(in, w, r, &plan));
     }
   }
+  // 5. Concurrent append.
+  RETURN_NOT_OK(CheckConcurrentAppend(in, w));
   if (w.commit_info) plan.in_commit_timestamp = w.commit_info->InCommitTimestamp();
   return plan;
 }

@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   std::stringstream text;
   text << in.rdbuf();
 
-  static const std::set<std::string> kFeatures = {"shoal", "delta", "parquet"};
+  static const std::set<std::string> kFeatures = {"shoal", "delta", "parquet", "delta-tables"};
   auto script = shoal::cli::ParseLogicTest(text.str(), file, kFeatures);
   if (!script.ok()) {
     std::fprintf(stderr, "%s\n", script.status().ToString().c_str());

@@ -1,0 +1,158 @@
+// Column-wise selective reads (RowGroupReader::ReadField / SkipField, ColumnChunkReader::
+// ReadSelected) against the oracle of reading everything and gathering.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "columnar/value_text.h"
+#include "parquet/file_reader.h"
+#include "parquet/file_writer.h"
+#include "support/testdata.h"
+
+namespace shoal::parquet {
+namespace {
+
+using columnar::VectorPtr;
+
+std::vector<std::string> Texts(const columnar::Vector& v) {
+  std::vector<std::string> out;
+  for (int64_t i = 0; i < v.size(); ++i) out.push_back(columnar::TextOf(v, i));
+  return out;
+}
+
+// Writes a one-row-group file of `rows` rows: nullable BIGINT, STRING, DOUBLE, LIST<INT>.
+std::string WriteFile(std::mt19937_64& rng, const std::string& dir, int64_t rows, bool dictionary, bool v2,
+                      bool page_index) {
+  columnar::Schema schema;
+  schema.fields = {{"a", columnar::Int64(), true},
+                   {"s", columnar::String(), true},
+                   {"d", columnar::Float64(), false},
+                   {"l", columnar::List(columnar::Int32()), true}};
+  auto a = columnar::Vector::Make(columnar::Int64());
+  auto s = columnar::Vector::Make(columnar::String());
+  auto d = columnar::Vector::Make(columnar::Float64());
+  auto l = columnar::Vector::Make(columnar::List(columnar::Int32()));
+  for (int64_t i = 0; i < rows; ++i) {
+    if (rng() % 5 == 0) a->AppendNull(); else a->Append<int64_t>(static_cast<int64_t>(rng() % 100));
+    if (rng() % 6 == 0) s->AppendNull(); else s->AppendString("v" + std::to_string(rng() % 40));
+    d->Append<double>(static_cast<double>(i) / 4);
+    for (int j = 0; j < static_cast<int>(rng() % 3); ++j) l->child(0)->Append<int32_t>(static_cast<int32_t>(i));
+    l->AppendListEnd();
+  }
+  auto props = WriterProperties::Builder()
+                   .data_page_rows(50)
+                   .dictionary(dictionary)
+                   .page_index(page_index)
+                   .data_page_version(v2 ? DataPageVersion::kV2 : DataPageVersion::kV1)
+                   .Build();
+  std::string path = dir + "/sel.parquet";
+  auto w = ParquetWriter::Open(io::LocalFileSystem(), path, schema, props);
+  EXPECT_TRUE(w.ok());
+  EXPECT_TRUE((*w)->WriteBatch(columnar::RecordBatch(std::make_shared<columnar::Schema>(schema), {a, s, d, l}, rows))
+                  .ok());
+  EXPECT_TRUE((*w)->Close().ok());
+  return path;
+}
+
+TEST(SelectiveRead, ReadFieldWithRandomSelectionsEqualsReadAllAndGather) {
+  for (int seed = 0; seed < 8; ++seed) {
+    std::mt19937_64 rng(seed);
+    testing::TempDir dir;
+    const int64_t rows = 1000 + static_cast<int64_t>(rng() % 2000);
+    std::string path = WriteFile(rng, dir.path(), rows, seed % 2 == 0, seed % 4 >= 2, seed != 5);
+    auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    auto all = (*reader)->OpenRowGroup(0, {0, 1, 2, 3});
+    ASSERT_TRUE(all.ok());
+    auto whole = (*all)->ReadBatch(rows);
+    ASSERT_TRUE(whole.ok() && *whole);
+    auto rg = (*reader)->OpenRowGroup(0, {0, 1, 2, 3});
+    ASSERT_TRUE(rg.ok());
+    int64_t at = 0;
+    while (at < rows) {
+      int64_t n = std::min<int64_t>(rows - at, 1 + static_cast<int64_t>(rng() % 400));
+      // Sparse, dense, empty or full selections.
+      int density = static_cast<int>(rng() % 5);
+      std::vector<uint32_t> sel;
+      for (int64_t i = 0; i < n; ++i) {
+        bool take = density == 0 ? false : density == 1 ? rng() % 100 == 0 : density == 2 ? rng() % 2 == 0
+                  : density == 3 ? (i / 37) % 3 == 0 : true;
+        if (take) sel.push_back(static_cast<uint32_t>(i));
+      }
+      for (int f = 0; f < 4; ++f) {
+        if (rng() % 6 == 0) {  // this field skips the batch entirely
+          ASSERT_TRUE((*rg)->SkipField(f, n).ok());
+          continue;
+        }
+        bool use_null = density == 4 && rng() % 2;
+        auto got = use_null ? (*rg)->ReadField(f, n)
+                            : (*rg)->ReadFieldSelected(f, n, sel.data(), static_cast<int64_t>(sel.size()));
+        ASSERT_TRUE(got.ok()) << got.status().ToString();
+        std::vector<uint32_t> abs;
+        for (uint32_t i : sel) abs.push_back(static_cast<uint32_t>(at + i));
+        VectorPtr want = columnar::Gather(*(*whole)->column(f), abs.data(), static_cast<int64_t>(abs.size()));
+        ASSERT_EQ(Texts(**got), Texts(*want)) << "seed " << seed << " field " << f << " at " << at;
+        EXPECT_EQ((*rg)->field_position(f), at + n);
+      }
+      at += n;
+    }
+  }
+}
+
+TEST(SelectiveRead, SparseSelectionSkipsPagesWithoutReadingThem) {
+  std::mt19937_64 rng(42);
+  testing::TempDir dir;
+  const int64_t rows = 5000;
+  std::string path = WriteFile(rng, dir.path(), rows, true, false, true);
+  auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
+  ASSERT_TRUE(reader.ok());
+  ReadStats full_stats, sel_stats;
+  {
+    auto rg = (*reader)->OpenRowGroup(0, {1}, &full_stats);
+    ASSERT_TRUE((*rg)->ReadField(0, rows).ok());
+  }
+  auto rg = (*reader)->OpenRowGroup(0, {1}, &sel_stats);
+  std::vector<uint32_t> sel = {10, 2500, 4990};
+  auto got = (*rg)->ReadFieldSelected(0, rows, sel.data(), 3);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ((*got)->size(), 3);
+  EXPECT_GT(sel_stats.pages_skipped, 50);
+  EXPECT_LE(sel_stats.pages_read, 4 + 1);  // three data pages and the dictionary
+  EXPECT_LT(sel_stats.bytes_read * 5, full_stats.bytes_read);
+}
+
+TEST(SelectiveRead, SkipFromTheStartReadsNeitherTheFirstPageNorSkippedOnes) {
+  std::mt19937_64 rng(7);
+  testing::TempDir dir;
+  const int64_t rows = 3000;
+  std::string path = WriteFile(rng, dir.path(), rows, true, false, true);
+  auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
+  ASSERT_TRUE(reader.ok());
+  auto all = (*reader)->OpenRowGroup(0, {0});
+  auto whole = (*all)->ReadBatch(rows);
+  ASSERT_TRUE(whole.ok() && *whole);
+  ReadStats stats;
+  auto rg = (*reader)->OpenRowGroup(0, {0}, &stats);
+  ASSERT_TRUE((*rg)->SkipField(0, 2000).ok());
+  auto got = (*rg)->ReadField(0, 10);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  std::vector<std::string> want = Texts(*(*whole)->column(0));
+  EXPECT_EQ(Texts(**got), std::vector<std::string>(want.begin() + 2000, want.begin() + 2010));
+  EXPECT_EQ(stats.pages_read, 2);  // the dictionary and the page holding row 2000
+  EXPECT_EQ(stats.pages_skipped, 40);
+}
+
+TEST(SelectiveRead, ReadFieldPastTheEndIsAnError) {
+  std::mt19937_64 rng(1);
+  testing::TempDir dir;
+  std::string path = WriteFile(rng, dir.path(), 100, false, false, true);
+  auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
+  ASSERT_TRUE(reader.ok());
+  auto rg = (*reader)->OpenRowGroup(0, {0});
+  EXPECT_FALSE((*rg)->ReadField(0, 101).ok());
+  EXPECT_FALSE((*rg)->ReadField(5, 1).ok());
+  EXPECT_TRUE((*rg)->ReadField(0, 100).ok());
+}
+
+}  // namespace
+}  // namespace shoal::parquet

@@ -1,0 +1,92 @@
+#include "sql/table_write_sink.h"
+
+#include "columnar/value.h"
+#include "expr/cast.h"
+#include "expr/evaluate.h"
+
+namespace shoal::sql {
+
+struct TableWriteSink::Local final : LocalSinkState {
+  std::unique_ptr<table::DataFileWriter> writer;
+  expr::EvalContext ctx;
+};
+
+TableWriteSink::TableWriteSink(TableWriteSpec spec)
+    : PhysicalOperator(std::make_shared<columnar::Schema>()), spec_(std::move(spec)) {
+  for (size_t i = 0; i < spec_.source_index.size(); ++i) {
+    identity_used_.push_back(std::make_unique<std::atomic<int64_t>>(0));
+  }
+}
+
+Result<std::unique_ptr<SourceState>> TableWriteSink::OpenSource(ExecContext&) {
+  return std::unique_ptr<SourceState>(std::make_unique<BatchListSource>(std::vector<columnar::BatchPtr>{}));
+}
+
+Result<std::unique_ptr<LocalSinkState>> TableWriteSink::MakeLocalSink(ExecContext& ctx, int) {
+  auto l = std::make_unique<Local>();
+  l->ctx.statement_timestamp = ctx.statement_timestamp;
+  return std::unique_ptr<LocalSinkState>(std::move(l));
+}
+
+Result<columnar::BatchPtr> TableWriteSink::ToTableRows(const columnar::RecordBatch& in, expr::EvalContext& ctx) {
+  const columnar::Schema& schema = *spec_.table_schema;
+  const int64_t n = in.num_rows;
+  std::vector<columnar::VectorPtr> cols(schema.size());
+  for (size_t c = 0; c < schema.size(); ++c) {
+    const columnar::Field& f = schema.fields[c];
+    int src = spec_.source_index[c];
+    if (src >= 0) {
+      auto cast = expr::CastVector(in.columns[src], f.type);
+      if (!cast.ok()) return cast.status().WithContext("column " + f.name);
+      cols[c] = std::move(*cast);
+    } else if (spec_.identity[c]) {
+      const IdentitySequence& seq = *spec_.identity[c];
+      int64_t first = identity_used_[c]->fetch_add(n);
+      auto v = columnar::Vector::Make(columnar::Int64(), n);
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t offset = 0, value = 0;
+        if (__builtin_mul_overflow(first + i, seq.step, &offset) || __builtin_add_overflow(seq.base, offset, &value)) {
+          return Status::OutOfRange("identity column " + f.name + " overflowed BIGINT");
+        }
+        v->Append<int64_t>(value);
+      }
+      cols[c] = std::move(v);
+    } else {
+      cols[c] = columnar::Vector::MakeNull(f.type, n);
+    }
+  }
+  auto batch = std::make_shared<columnar::RecordBatch>(spec_.table_schema, std::move(cols), n);
+  if (spec_.replace_where) {
+    std::vector<uint32_t> sel;
+    ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilter(*spec_.replace_where, *batch, ctx, &sel));
+    if (k < n) {
+      return Status::Constraint("Data written into Delta table " + spec_.table_name +
+                                " does not conform to the REPLACE WHERE condition " + spec_.replace_where_sql);
+    }
+  }
+  return batch;
+}
+
+Status TableWriteSink::Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int) {
+  RETURN_NOT_OK(ctx.CheckInterrupt());
+  auto* l = static_cast<Local*>(local);
+  ASSIGN_OR_RETURN(columnar::BatchPtr rows, ToTableRows(*chunk.batch, l->ctx));
+  if (!l->writer) {
+    ASSIGN_OR_RETURN(l->writer, table::DataFileWriter::Make(spec_.fs, spec_.root, spec_.metadata, spec_.writer_options));
+  }
+  RETURN_NOT_OK(l->writer->Write(*rows));
+  rows_.fetch_add(rows->num_rows);
+  return Status::OK();
+}
+
+Status TableWriteSink::Combine(ExecContext&, LocalSinkState* local, int) {
+  auto* l = static_cast<Local*>(local);
+  if (!l->writer) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, l->writer->Finish());
+  l->writer.reset();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& a : adds) adds_.push_back(std::move(a));
+  return Status::OK();
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,414 @@
+#include "table/external_sorter.h"
+
+#include <algorithm>
+
+#include "parquet/file_reader.h"
+#include "parquet/file_writer.h"
+#include "table/uuid.h"
+
+namespace shoal::table {
+
+using columnar::BatchPtr;
+using columnar::RecordBatch;
+using columnar::Vector;
+using columnar::VectorPtr;
+
+namespace {
+
+// Bytes a vector holds (allocated capacity, children included).
+int64_t HeldBytes(const Vector& v) {
+  int64_t n = static_cast<int64_t>(v.values().capacity() + v.bytes().capacity() + v.validity().capacity());
+  for (const auto& c : v.children()) n += HeldBytes(*c);
+  return n;
+}
+
+// Bytes a vector's rows occupy.
+int64_t UsedBytes(const Vector& v) {
+  int64_t n = static_cast<int64_t>(v.values().size() + v.bytes().size() + v.validity().size());
+  for (const auto& c : v.children()) n += UsedBytes(*c);
+  return n;
+}
+
+int64_t UsedBytes(const RecordBatch& b) {
+  int64_t n = 0;
+  for (const auto& c : b.columns) n += UsedBytes(*c);
+  return n;
+}
+
+int64_t HeldBytes(const RecordBatch& b) {
+  int64_t n = 0;
+  for (const auto& c : b.columns) n += HeldBytes(*c);
+  return n;
+}
+
+// Spill files favour speed: LZ4, no dictionary, no statistics; the page index stays on so a
+// run is read back page by page.
+parquet::WriterProperties SpillProperties(int64_t memory_limit) {
+  return parquet::WriterProperties::Builder()
+      .compression(parquet::CompressionCodec::kLz4Raw)
+      .dictionary(false)
+      .statistics(false)
+      .page_crc(false)
+      .max_row_group_bytes(std::max<int64_t>(memory_limit / 16, 16 << 10))
+      .data_page_bytes(std::max<int64_t>(std::min<int64_t>(memory_limit / 64, 1 << 20), 4 << 10))
+      .Build();
+}
+
+}  // namespace
+
+// A sorted stream of rows with their keys, consumed chunk by chunk by the merge.
+class ExternalSorter::Source {
+ public:
+  virtual ~Source() = default;
+  // Up to max_rows next rows; nullptr at the end.
+  virtual Result<BatchPtr> Next(int64_t max_rows) = 0;
+};
+
+struct ExternalSorter::SortedBuffer {
+  BatchPtr rows;
+  std::vector<uint32_t> perm;
+};
+
+// The last buffer, sorted in memory: gathers chunks by the permutation.
+class ExternalSorter::MemorySource : public ExternalSorter::Source {
+ public:
+  explicit MemorySource(SortedBuffer b) : b_(std::move(b)) {}
+  Result<BatchPtr> Next(int64_t max_rows) override {
+    int64_t n = std::min<int64_t>(max_rows, static_cast<int64_t>(b_.perm.size()) - pos_);
+    if (n <= 0) return BatchPtr();
+    auto out = columnar::GatherBatch(*b_.rows, b_.perm.data() + pos_, n);
+    pos_ += n;
+    return out;
+  }
+
+ private:
+  SortedBuffer b_;
+  int64_t pos_ = 0;
+};
+
+// A spilled run, read row group by row group in chunks.
+class ExternalSorter::RunSource : public ExternalSorter::Source {
+ public:
+  static Result<std::unique_ptr<RunSource>> Open(std::shared_ptr<io::FileSystem> fs, const std::string& path,
+                                                 const columnar::Schema& schema) {
+    auto s = std::unique_ptr<RunSource>(new RunSource());
+    parquet::ReaderOptions ro;
+    ro.verify_crc = false;
+    ASSIGN_OR_RETURN(s->reader_, parquet::ParquetReader::Open(std::move(fs), path, ro));
+    if (s->reader_->schema()->size() != schema.size()) {
+      return Status::Internal("spill run " + path + " has " + std::to_string(s->reader_->schema()->size()) +
+                              " columns, expected " + std::to_string(schema.size()));
+    }
+    for (size_t i = 0; i < schema.size(); ++i) s->fields_.push_back(static_cast<int>(i));
+    s->path_ = path;
+    s->schema_ = schema;
+    return s;
+  }
+  Result<BatchPtr> Next(int64_t max_rows) override {
+    while (true) {
+      if (!group_ || group_->rows_remaining() == 0) {
+        if (next_group_ >= reader_->num_row_groups()) return BatchPtr();
+        group_.reset();
+        ASSIGN_OR_RETURN(group_, reader_->OpenRowGroup(next_group_++, fields_));
+        continue;
+      }
+      ASSIGN_OR_RETURN(BatchPtr b, group_->ReadBatch(max_rows));
+      if (!b) {
+        group_.reset();
+        continue;
+      }
+      // The reader may size its vectors for much more than the rows read: keep the merge's
+      // memory proportional to its chunks.
+      if (HeldBytes(*b) > 2 * UsedBytes(*b) + 4096) b = columnar::SliceBatch(*b, 0, b->num_rows);
+      for (size_t i = 0; i < schema_.size(); ++i) {
+        if (!b->column(i)->type()->Equals(*schema_[i].type)) {
+          return Status::Internal("spill run " + path_ + " column " + schema_[i].name + " reads back as " +
+                                  b->column(i)->type()->ToString() + ", expected " + schema_[i].type->ToString());
+        }
+      }
+      return b;
+    }
+  }
+
+ private:
+  RunSource() = default;
+  std::unique_ptr<parquet::ParquetReader> reader_;
+  std::unique_ptr<parquet::RowGroupReader> group_;
+  std::vector<int> fields_;
+  int next_group_ = 0;
+  std::string path_;
+  columnar::Schema schema_;
+};
+
+Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(std::shared_ptr<io::FileSystem> fs,
+                                                             columnar::SchemaPtr schema,
+                                                             ExternalSorterOptions options) {
+  if (options.columns.empty()) return Status::InvalidArgument("local sort needs at least one column");
+  if (options.memory_limit <= 0) return Status::InvalidArgument("local sort memory limit must be positive");
+  if (options.spill_dir.empty()) return Status::InvalidArgument("local sort needs a spill directory");
+  options.output_batch_rows = std::max<int64_t>(1, options.output_batch_rows);
+  options.max_merge_fan_in = std::max(2, options.max_merge_fan_in);
+  std::unique_ptr<ExternalSorter> s(new ExternalSorter());
+  s->fs_ = std::move(fs);
+  s->schema_ = std::move(schema);
+  s->options_ = std::move(options);
+  ASSIGN_OR_RETURN(SortKeyEncoder lex, SortKeyEncoder::Make(*s->schema_, s->options_.columns));
+  s->lex_.emplace(std::move(lex));
+  for (const auto& f : s->schema_->fields) s->buffer_.push_back(Vector::Make(f.type));
+  s->run_prefix_ = "sort-" + RandomUuid() + "-";
+  return s;
+}
+
+ExternalSorter::~ExternalSorter() {
+  for (const auto& r : runs_) (void)fs_->Delete(r);
+}
+
+int64_t ExternalSorter::RowCost() const {
+  // Key bytes plus the permutation and the radix sort's scratch permutation.
+  int key = options_.mode == LocalSortMode::kZOrder ? 8 + 16 : lex_->width();
+  return key + 8;
+}
+
+int64_t ExternalSorter::buffered_bytes() const { return buffered_raw_ + buffered_rows_ * RowCost(); }
+
+void ExternalSorter::Track(int64_t bytes) { peak_ = std::max(peak_, bytes); }
+
+Status ExternalSorter::Add(const RecordBatch& batch) {
+  if (batch.num_columns() != schema_->size()) {
+    return Status::InvalidArgument("local sort: batch has " + std::to_string(batch.num_columns()) +
+                                   " columns, expected " + std::to_string(schema_->size()));
+  }
+  if (batch.num_rows == 0) return Status::OK();
+  // Average bytes per row of this batch, so a large batch is taken in slices that fit.
+  const int64_t raw = UsedBytes(batch);
+  const int64_t per_row = std::max<int64_t>(1, raw / batch.num_rows) + RowCost();
+  int64_t pos = 0;
+  while (pos < batch.num_rows) {
+    int64_t room = (options_.memory_limit - buffered_bytes()) / per_row;
+    if (room <= 0) {
+      if (buffered_rows_ > 0) {
+        RETURN_NOT_OK(Spill());
+        continue;
+      }
+      room = 1;
+    }
+    int64_t take = std::min(room, batch.num_rows - pos);
+    if (buffered_rows_ + take > int64_t{UINT32_MAX}) take = int64_t{UINT32_MAX} - buffered_rows_;
+    buffered_raw_ = 0;
+    for (size_t c = 0; c < buffer_.size(); ++c) {
+      buffer_[c]->AppendFrom(*batch.column(c), pos, take);
+      buffered_raw_ += HeldBytes(*buffer_[c]);
+    }
+    buffered_rows_ += take;
+    pos += take;
+    Track(buffered_bytes());
+  }
+  return Status::OK();
+}
+
+Status ExternalSorter::EnsureKeyEncoder(const RecordBatch& sample) {
+  if (options_.mode != LocalSortMode::kZOrder || zorder_) return Status::OK();
+  ASSIGN_OR_RETURN(ZOrderKeyEncoder z, ZOrderKeyEncoder::Make(*schema_, options_.columns, sample));
+  zorder_.emplace(std::move(z));
+  return Status::OK();
+}
+
+KeyRows ExternalSorter::Encode(const RecordBatch& batch) const {
+  return zorder_ ? zorder_->Encode(batch) : lex_->Encode(batch);
+}
+
+Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
+  SortedBuffer out;
+  out.rows = std::make_shared<RecordBatch>(schema_, std::move(buffer_), buffered_rows_);
+  buffer_.clear();
+  for (const auto& f : schema_->fields) buffer_.push_back(Vector::Make(f.type));
+  const int64_t raw = buffered_raw_;
+  buffered_rows_ = 0;
+  buffered_raw_ = 0;
+  RETURN_NOT_OK(EnsureKeyEncoder(*out.rows));
+  KeyRows keys = Encode(*out.rows);
+  Track(raw + keys.memory_bytes() + 2 * static_cast<int64_t>(sizeof(uint32_t)) * out.rows->num_rows);
+  out.perm = SortKeyRows(keys);
+  return out;
+}
+
+Result<std::string> ExternalSorter::NewRunPath() {
+  RETURN_NOT_OK(fs_->CreateDirs(options_.spill_dir));
+  return io::JoinPath(options_.spill_dir, run_prefix_ + std::to_string(run_counter_++) + ".parquet");
+}
+
+Status ExternalSorter::Spill() {
+  if (buffered_rows_ == 0) return Status::OK();
+  ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
+  const int64_t held = HeldBytes(*sorted.rows) + static_cast<int64_t>(sorted.perm.capacity() * sizeof(uint32_t));
+  ASSIGN_OR_RETURN(std::string path, NewRunPath());
+  runs_.push_back(path);
+  ++runs_spilled_;
+  ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(fs_, path, *schema_, SpillProperties(options_.memory_limit)));
+  const int64_t n = sorted.rows->num_rows;
+  // Chunks of about 1/16 of the budget keep the gathered copy small.
+  const int64_t per_row = std::max<int64_t>(1, held / std::max<int64_t>(1, n));
+  const int64_t chunk = std::clamp<int64_t>(options_.memory_limit / 16 / per_row, 1, 64 * 1024);
+  for (int64_t pos = 0; pos < n; pos += chunk) {
+    int64_t m = std::min(chunk, n - pos);
+    auto part = columnar::GatherBatch(*sorted.rows, sorted.perm.data() + pos, m);
+    RETURN_NOT_OK(writer->WriteBatch(*part));
+    Track(held + HeldBytes(*part) + writer->buffered_bytes());
+  }
+  RETURN_NOT_OK(writer->Close().status());
+  return Status::OK();
+}
+
+Status ExternalSorter::Finish(const Sink& sink) {
+  if (runs_.empty()) {
+    if (buffered_rows_ == 0) return Status::OK();
+    ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
+    MemorySource src(std::move(sorted));
+    while (true) {
+      ASSIGN_OR_RETURN(BatchPtr b, src.Next(options_.output_batch_rows));
+      if (!b) break;
+      RETURN_NOT_OK(sink(*b));
+    }
+    return Status::OK();
+  }
+  // A large last buffer is spilled too, so it and the merge chunks share the budget.
+  if (buffered_bytes() > options_.memory_limit / 2) RETURN_NOT_OK(Spill());
+  // Merge passes until the runs fit one merge; the earliest rows stay first for stable ties.
+  while (runs_.size() + (buffered_rows_ > 0 ? 1 : 0) > static_cast<size_t>(options_.max_merge_fan_in)) {
+    const size_t fan_in = static_cast<size_t>(options_.max_merge_fan_in);
+    std::vector<std::string> inputs(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(fan_in));
+    std::vector<std::unique_ptr<Source>> sources;
+    for (const auto& r : inputs) {
+      ASSIGN_OR_RETURN(auto s, RunSource::Open(fs_, r, *schema_));
+      sources.push_back(std::move(s));
+    }
+    ASSIGN_OR_RETURN(std::string path, NewRunPath());
+    ASSIGN_OR_RETURN(auto writer,
+                     parquet::ParquetWriter::Open(fs_, path, *schema_, SpillProperties(options_.memory_limit)));
+    runs_.insert(runs_.begin() + static_cast<std::ptrdiff_t>(fan_in), path);
+    ++runs_spilled_;
+    parquet::ParquetWriter* w = writer.get();
+    RETURN_NOT_OK(Merge(std::move(sources), [w](const RecordBatch& b) { return w->WriteBatch(b); }));
+    RETURN_NOT_OK(writer->Close().status());
+    for (const auto& r : inputs) RETURN_NOT_OK(fs_->Delete(r));
+    runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(fan_in));
+  }
+  std::vector<std::unique_ptr<Source>> sources;
+  for (const auto& r : runs_) {
+    ASSIGN_OR_RETURN(auto s, RunSource::Open(fs_, r, *schema_));
+    sources.push_back(std::move(s));
+  }
+  if (buffered_rows_ > 0) {
+    ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
+    sources.push_back(std::make_unique<MemorySource>(std::move(sorted)));
+  }
+  RETURN_NOT_OK(Merge(std::move(sources), sink));
+  std::vector<std::string> done = std::move(runs_);
+  runs_.clear();
+  for (const auto& r : done) RETURN_NOT_OK(fs_->Delete(r));
+  return Status::OK();
+}
+
+Status ExternalSorter::Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink) {
+  struct Cursor {
+    BatchPtr batch;
+    KeyRows keys;
+    int64_t pos = 0;
+  };
+  const size_t k = sources.size();
+  // Chunk rows so that every source's chunk plus the output batch fit the budget together.
+  int64_t row_bytes = 64;
+  // Half the budget: the other half may hold the last, unspilled buffer.
+  const int64_t per_source = options_.memory_limit / 2 / static_cast<int64_t>(k + 1);
+  std::vector<Cursor> cursors(k);
+  int64_t chunk = 64;  // first read: measures the row size
+  auto refill = [&](size_t i) -> Status {
+    Cursor& c = cursors[i];
+    c.keys = KeyRows();
+    do {
+      ASSIGN_OR_RETURN(c.batch, sources[i]->Next(chunk));
+    } while (c.batch && c.batch->num_rows == 0);
+    c.pos = 0;
+    if (c.batch) c.keys = Encode(*c.batch);
+    return Status::OK();
+  };
+  // A first small read measures the row size.
+  for (size_t i = 0; i < k; ++i) {
+    RETURN_NOT_OK(refill(i));
+    if (cursors[i].batch && cursors[i].batch->num_rows > 0) {
+      row_bytes = std::max(row_bytes, HeldBytes(*cursors[i].batch) / cursors[i].batch->num_rows +
+                                          cursors[i].keys.width);
+    }
+  }
+  chunk = std::clamp<int64_t>(per_source / row_bytes, 16, 64 * 1024);
+  const int64_t out_rows = std::min(chunk, options_.output_batch_rows);
+
+  // Min-heap of source indices; ties go to the earlier source (arrival order).
+  auto greater = [&](size_t a, size_t b) {
+    int r = CompareKeyRows(cursors[a].keys, cursors[a].pos, cursors[b].keys, cursors[b].pos);
+    return r > 0 || (r == 0 && a > b);
+  };
+  std::vector<size_t> heap;
+  for (size_t i = 0; i < k; ++i) {
+    if (cursors[i].batch) heap.push_back(i);
+  }
+  std::make_heap(heap.begin(), heap.end(), greater);
+
+  // Output spans reference cursor batches; retired batches stay alive until the flush.
+  struct Span {
+    const RecordBatch* batch;
+    int64_t offset;
+    int64_t length;
+  };
+  std::vector<Span> spans;
+  std::vector<BatchPtr> retired;
+  int64_t pending = 0;
+  auto flush = [&]() -> Status {
+    if (pending == 0) return Status::OK();
+    std::vector<VectorPtr> cols;
+    for (size_t c = 0; c < schema_->size(); ++c) {
+      auto v = Vector::Make(schema_->fields[c].type, pending);
+      for (const Span& s : spans) v->AppendFrom(*s.batch->column(c), s.offset, s.length);
+      cols.push_back(std::move(v));
+    }
+    RecordBatch out(schema_, std::move(cols), pending);
+    int64_t held = HeldBytes(out);
+    for (const auto& b : retired) held += HeldBytes(*b);
+    for (const auto& c : cursors) {
+      if (c.batch) held += HeldBytes(*c.batch) + c.keys.memory_bytes();
+    }
+    Track(held);
+    RETURN_NOT_OK(sink(out));
+    spans.clear();
+    retired.clear();
+    pending = 0;
+    return Status::OK();
+  };
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), greater);
+    size_t i = heap.back();
+    Cursor& c = cursors[i];
+    if (!spans.empty() && spans.back().batch == c.batch.get() && spans.back().offset + spans.back().length == c.pos) {
+      ++spans.back().length;
+    } else {
+      spans.push_back({c.batch.get(), c.pos, 1});
+    }
+    ++pending;
+    ++c.pos;
+    if (c.pos == c.batch->num_rows) {
+      retired.push_back(c.batch);
+      RETURN_NOT_OK(refill(i));
+      if (!c.batch) {
+        heap.pop_back();
+      } else {
+        std::push_heap(heap.begin(), heap.end(), greater);
+      }
+    } else {
+      std::push_heap(heap.begin(), heap.end(), greater);
+    }
+    if (pending >= out_rows) RETURN_NOT_OK(flush());
+  }
+  return flush();
+}
+
+}  // namespace shoal::table

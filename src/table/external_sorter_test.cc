@@ -1,0 +1,175 @@
+#include "table/external_sorter.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "io/memory_file_system.h"
+#include "table/local_sort_test_support.h"
+
+namespace shoal::table {
+namespace {
+
+using namespace testing_rows;
+
+struct SortOutput {
+  std::vector<Row> rows;
+  int64_t peak = 0;
+  int runs = 0;
+  int64_t max_batch_rows = 0;
+};
+
+Result<SortOutput> SortWith(const std::shared_ptr<io::FileSystem>& fs, const std::vector<Row>& rows,
+                            const std::vector<std::string>& cols, LocalSortMode mode, int64_t limit,
+                            int64_t add_rows = 1000, int fan_in = 64) {
+  c::Schema s = RowSchema();
+  ExternalSorterOptions o;
+  for (const auto& n : cols) o.columns.push_back({s.Find(n), false, true});
+  o.mode = mode;
+  o.memory_limit = limit;
+  o.spill_dir = "/t/_shoal/tmp";
+  o.max_merge_fan_in = fan_in;
+  o.output_batch_rows = 4096;
+  ASSIGN_OR_RETURN(auto sorter, ExternalSorter::Make(fs, std::make_shared<c::Schema>(s), o));
+  c::RecordBatch all = ToBatch(rows);
+  for (int64_t pos = 0; pos < all.num_rows; pos += add_rows) {
+    auto part = c::SliceBatch(all, pos, std::min(add_rows, all.num_rows - pos));
+    RETURN_NOT_OK(sorter->Add(*part));
+  }
+  SortOutput out;
+  RETURN_NOT_OK(sorter->Finish([&](const c::RecordBatch& b) {
+    out.max_batch_rows = std::max(out.max_batch_rows, b.num_rows);
+    auto got = FromBatch(b);
+    out.rows.insert(out.rows.end(), got.begin(), got.end());
+    return Status::OK();
+  }));
+  out.peak = sorter->peak_memory_bytes();
+  out.runs = sorter->runs_spilled();
+  return out;
+}
+
+std::vector<Row> BruteSorted(std::vector<Row> rows, const std::vector<std::string>& cols) {
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return CompareOn(a, b, cols) < 0; });
+  return rows;
+}
+
+int64_t RawBytesOf(const std::vector<Row>& rows) {
+  c::RecordBatch b = ToBatch(rows);
+  int64_t n = 0;
+  for (const auto& col : b.columns) n += static_cast<int64_t>(col->values().size() + col->bytes().size() + col->validity().size());
+  return n;
+}
+
+TEST(ExternalSorter, InMemorySortMatchesAStableBruteForceSort) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(20000, 11);
+  for (const auto& cols : std::vector<std::vector<std::string>>{{"low", "dt"}, {"s", "i"}, {"d"}, {"dec", "s"}}) {
+    auto out = SortWith(fs, rows, cols, LocalSortMode::kLexicographic, int64_t{1} << 30);
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    EXPECT_EQ(out->runs, 0);
+    EXPECT_LE(out->max_batch_rows, 4096);
+    auto want = BruteSorted(rows, cols);
+    ASSERT_EQ(out->rows.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(out->rows[i]), RowKey(want[i])) << cols[0] << " " << i;
+  }
+}
+
+TEST(ExternalSorter, SpillingSortEqualsInMemorySortWithBoundedMemory) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(60000, 12);
+  const int64_t raw = RawBytesOf(rows);
+  const int64_t limit = raw / 6;  // data is 6x the limit (plus key bytes)
+  for (const auto& cols : std::vector<std::vector<std::string>>{{"low", "dt"}, {"s", "d"}, {"i"}}) {
+    auto big = SortWith(fs, rows, cols, LocalSortMode::kLexicographic, int64_t{1} << 30);
+    auto small = SortWith(fs, rows, cols, LocalSortMode::kLexicographic, limit);
+    ASSERT_TRUE(big.ok()) << big.status().ToString();
+    ASSERT_TRUE(small.ok()) << small.status().ToString();
+    EXPECT_GE(small->runs, 4) << cols[0];
+    EXPECT_LT(small->peak, 2 * limit) << cols[0] << " peak " << small->peak << " limit " << limit;
+    ASSERT_EQ(small->rows.size(), big->rows.size());
+    for (size_t i = 0; i < big->rows.size(); ++i) ASSERT_EQ(RowKey(small->rows[i]), RowKey(big->rows[i])) << i;
+    auto want = BruteSorted(rows, cols);
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(small->rows[i]), RowKey(want[i])) << i;
+  }
+  // Runs are deleted after the merge.
+  auto left = fs->List("/t/_shoal/tmp");
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->empty());
+}
+
+TEST(ExternalSorter, ManyRunsMergeInSeveralPassesWithLargeInputBatches) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(30000, 13);
+  const int64_t limit = RawBytesOf(rows) / 20;
+  // One Add of all rows: the sorter slices it itself; fan-in 3 forces merge passes.
+  auto out = SortWith(fs, rows, {"s", "low"}, LocalSortMode::kLexicographic, limit, 30000, 3);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_GT(out->runs, 20);  // spilled runs plus merge-pass runs
+  EXPECT_LT(out->peak, 2 * limit);
+  auto want = BruteSorted(rows, {"s", "low"});
+  ASSERT_EQ(out->rows.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(out->rows[i]), RowKey(want[i])) << i;
+  EXPECT_TRUE(fs->List("/t/_shoal/tmp")->empty());
+}
+
+TEST(ExternalSorter, ZOrderSpilledEqualsInMemoryAndKeepsEveryRow) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(40000, 14);
+  const int64_t limit = RawBytesOf(rows) / 5;
+  auto big = SortWith(fs, rows, {"dec", "dt"}, LocalSortMode::kZOrder, int64_t{1} << 30, 40000);
+  auto small = SortWith(fs, rows, {"dec", "dt"}, LocalSortMode::kZOrder, limit, 40000);
+  ASSERT_TRUE(big.ok()) << big.status().ToString();
+  ASSERT_TRUE(small.ok()) << small.status().ToString();
+  EXPECT_GT(small->runs, 2);
+  ASSERT_EQ(big->rows.size(), rows.size());
+  ASSERT_EQ(small->rows.size(), rows.size());
+  // Same multiset; the spilled order is z-sorted by the boundaries of its first buffer, so
+  // compare multisets rather than orders.
+  std::vector<std::string> a, b, want;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    a.push_back(RowKey(big->rows[i]));
+    b.push_back(RowKey(small->rows[i]));
+    want.push_back(RowKey(rows[i]));
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(a, want);
+  EXPECT_EQ(b, want);
+}
+
+TEST(ExternalSorter, RejectsBadOptions) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto schema = std::make_shared<c::Schema>(RowSchema());
+  ExternalSorterOptions o;
+  o.spill_dir = "/tmp";
+  EXPECT_FALSE(ExternalSorter::Make(fs, schema, o).ok());  // no columns
+  o.columns = {{1, false, true}};
+  o.memory_limit = 0;
+  EXPECT_FALSE(ExternalSorter::Make(fs, schema, o).ok());
+  o.memory_limit = 1 << 20;
+  o.spill_dir.clear();
+  EXPECT_FALSE(ExternalSorter::Make(fs, schema, o).ok());
+  o.spill_dir = "/tmp";
+  EXPECT_TRUE(ExternalSorter::Make(fs, schema, o).ok());
+}
+
+TEST(ExternalSorter, DestructorDeletesRunsOfAnUnfinishedSort) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(5000, 15);
+  {
+    ExternalSorterOptions o;
+    o.columns = {{1, false, true}};
+    o.memory_limit = RawBytesOf(rows) / 4;
+    o.spill_dir = "/t/_shoal/tmp";
+    auto sorter = ExternalSorter::Make(fs, std::make_shared<c::Schema>(RowSchema()), o);
+    ASSERT_TRUE(sorter.ok());
+    ASSERT_TRUE((*sorter)->Add(ToBatch(rows)).ok());
+    EXPECT_GT((*sorter)->runs_spilled(), 0);
+    EXPECT_FALSE(fs->List("/t/_shoal/tmp")->empty());
+  }
+  EXPECT_TRUE(fs->List("/t/_shoal/tmp")->empty());
+}
+
+}  // namespace
+}  // namespace shoal::table
