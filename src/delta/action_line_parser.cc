@@ -3,30 +3,14 @@
 #include <cstring>
 #include <limits>
 
+#include "columnar/utf8.h"
+
 namespace shoal::delta {
 namespace {
 
 constexpr int kMaxSkipDepth = 64;
 
 bool IsWs(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-void AppendUtf8(std::string* out, uint32_t cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 // A position in one line. Every method returns false when the text is not what the fast path
 // accepts; the line is then handed to the DOM parser.
@@ -324,7 +308,7 @@ class Cursor {
             if (!Hex4(&low) || low < 0xDC00 || low > 0xDFFF) return false;
             cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
           }
-          if (out) AppendUtf8(out, cp);
+          if (out) columnar::AppendUtf8(cp, out);
           continue;
         }
         default: return false;

@@ -12,6 +12,7 @@
 #include "columnar/value_text.h"
 #include "parquet/file_reader.h"
 #include "support/json_compare.h"
+#include "support/rows_json.h"
 #include "support/testdata.h"
 
 namespace shoal::parquet {
@@ -45,21 +46,7 @@ std::vector<std::string> ListFiles(const std::string& sub, const std::string& su
 Result<std::vector<std::string>> ReadRows(const std::string& path, ReaderOptions options = {}) {
   ASSIGN_OR_RETURN(auto reader, ParquetReader::Open(io::LocalFileSystem(), path, options));
   ASSIGN_OR_RETURN(auto batches, reader->ReadAll());
-  std::vector<std::string> rows;
-  for (const auto& b : batches) {
-    for (int64_t r = 0; r < b->num_rows; ++r) {
-      std::string s = "{";
-      for (size_t c = 0; c < b->num_columns(); ++c) {
-        if (c) s += ",";
-        columnar::AppendJsonString(b->schema->fields[c].name, &s);
-        s += ":";
-        columnar::AppendJson(*b->column(c), r, &s);
-      }
-      s += "}";
-      rows.push_back(std::move(s));
-    }
-  }
-  return rows;
+  return testing::RowsAsJson(batches);
 }
 
 bool Exists(const std::string& p) {

@@ -13,6 +13,7 @@
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
 #include "support/json_compare.h"
+#include "support/rows_json.h"
 #include "support/testdata.h"
 
 namespace shoal::parquet {
@@ -187,24 +188,6 @@ columnar::BatchPtr MakeBatch(const columnar::SchemaPtr& schema, int64_t rows, ui
   return std::make_shared<columnar::RecordBatch>(schema, std::move(cols), rows);
 }
 
-std::vector<std::string> RowsJson(const std::vector<columnar::BatchPtr>& batches) {
-  std::vector<std::string> rows;
-  for (const auto& b : batches) {
-    for (int64_t r = 0; r < b->num_rows; ++r) {
-      std::string s = "{";
-      for (size_t c = 0; c < b->num_columns(); ++c) {
-        if (c) s += ",";
-        columnar::AppendJsonString(b->schema->fields[c].name, &s);
-        s += ":";
-        columnar::AppendJson(*b->column(c), r, &s);
-      }
-      s += "}";
-      rows.push_back(std::move(s));
-    }
-  }
-  return rows;
-}
-
 Result<std::vector<columnar::BatchPtr>> ReadWithShoal(const std::string& path) {
   ASSIGN_OR_RETURN(auto reader, ParquetReader::Open(io::LocalFileSystem(), path));
   return reader->ReadAll();
@@ -229,8 +212,8 @@ std::string Write(const std::string& path, const columnar::RecordBatch& batch, c
 void ExpectShoalReadsBack(const std::string& path, const columnar::RecordBatch& expected) {
   auto got = ReadWithShoal(path);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
-  std::vector<std::string> want = RowsJson({std::make_shared<columnar::RecordBatch>(expected)});
-  std::vector<std::string> have = RowsJson(*got);
+  std::vector<std::string> want = testing::RowsAsJson({std::make_shared<columnar::RecordBatch>(expected)});
+  std::vector<std::string> have = testing::RowsAsJson(*got);
   ASSERT_EQ(want.size(), have.size());
   for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(want[i], have[i]) << "row " << i;
 }
@@ -247,7 +230,7 @@ void ExpectDuckDbReadsAll(const std::vector<std::string>& paths, const columnar:
                                    "], filename=true, file_row_number=true) ORDER BY filename, file_row_number\" 2>&1",
                                &out);
   ASSERT_EQ(rc, 0) << out;
-  std::vector<std::string> want = RowsJson({std::make_shared<columnar::RecordBatch>(expected)});
+  std::vector<std::string> want = testing::RowsAsJson({std::make_shared<columnar::RecordBatch>(expected)});
   std::istringstream in(out);
   std::string line;
   size_t i = 0;
@@ -363,7 +346,7 @@ TEST(ParquetRoundTrip, DuckDbWrittenFileReadIdentically) {
   ASSERT_EQ(rc, 0) << out;
   auto got = ReadWithShoal(path);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
-  std::vector<std::string> have = RowsJson(*got);
+  std::vector<std::string> have = testing::RowsAsJson(*got);
   std::istringstream in(out);
   std::string line;
   size_t i = 0;

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "columnar/utf8.h"
+
 namespace shoal::parquet {
 namespace {
 
@@ -95,24 +97,6 @@ bool LastCodePoint(std::string_view s, uint32_t* cp, size_t* len) {
   return false;
 }
 
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 // Binary upper bound: the n-byte prefix with its last non-0xFF byte incremented.
 bool BinaryRoundUp(std::string_view v, size_t n, std::string* out) {
   std::string p(v.substr(0, n));
@@ -134,7 +118,7 @@ bool Utf8RoundUp(std::string_view v, size_t n, std::string* out) {
     uint32_t next = cp + 1;
     if (next >= 0xD800 && next <= 0xDFFF) next = 0xE000;
     std::string r(p);
-    AppendUtf8(next, &r);
+    columnar::AppendUtf8(next, &r);
     *out = std::move(r);
     return true;
   }

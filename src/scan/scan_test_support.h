@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "columnar/value_text.h"
 #include "scan/file_set_scan.h"
+#include "support/rows_json.h"
 
 namespace shoal::scan::testing_support {
 
@@ -45,24 +45,8 @@ inline Result<std::vector<columnar::BatchPtr>> Drain(FileSetScan& scan, int thre
   return out;
 }
 
-// One JSON object text per row: {"col": value, ...} with columnar::AppendJson values.
-inline std::vector<std::string> RowsAsJson(const std::vector<columnar::BatchPtr>& batches) {
-  std::vector<std::string> rows;
-  for (const auto& b : batches) {
-    for (int64_t r = 0; r < b->num_rows; ++r) {
-      std::string s = "{";
-      for (size_t c = 0; c < b->num_columns(); ++c) {
-        if (c) s += ",";
-        columnar::AppendJsonString(b->schema->fields[c].name, &s);
-        s += ":";
-        columnar::AppendJson(*b->column(c), r, &s);
-      }
-      s += "}";
-      rows.push_back(std::move(s));
-    }
-  }
-  return rows;
-}
+// One JSON object text per row (test/support/rows_json.h).
+using ::shoal::testing::RowsAsJson;
 
 inline int64_t CountRows(const std::vector<columnar::BatchPtr>& batches) {
   int64_t n = 0;
