@@ -1,5 +1,5 @@
 # Front door for building and testing shoal (DuckDB's convention). See README.md.
-.PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke demo bench format tidy deps clean
+.PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke reliability demo bench format tidy deps clean
 
 JOBS ?= $(shell nproc)
 # ccache keys on paths relative to the checkout, so a fresh clone elsewhere reuses the cache.
@@ -64,6 +64,10 @@ tsan-test: $(DEPS_STAMP)
 FUZZ_SECONDS ?= 20
 fuzz-smoke: fuzz
 	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Long reliability campaigns (history checker, crash test, fuzzing, fault sweeps): doc/reliability.md
+reliability: release fuzz
+	@bash scripts/reliability.sh
 
 demo: release
 	@bash scripts/demo.sh

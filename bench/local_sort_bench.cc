@@ -3,15 +3,20 @@
 // (l_shipmode, l_shipdate), z-ordered by the same columns — and prints, against the unsorted
 // baseline of the same run: write time (median of N), total file size, and how many row groups
 // a point filter must read (their [min, max] contains the value) for l_shipdate = d and for
-// l_shipmode = m AND l_shipdate = d, averaged over probe values.
+// l_shipmode = m AND l_shipdate = d, averaged over probe values; then each column's compressed
+// bytes per layout, so one sees which columns sorting shrinks (the sort columns, and any column
+// correlated with them) and which it cannot (columns independent of the sort key).
 //
 //   bench_local_sort_bench [rows=10000000] [reps=3] [dir=/tmp/shoal_local_sort_bench]
+//                          [layouts=unsorted,sorted,zorder]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <ctime>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -69,14 +74,24 @@ double NowMs() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// CPU time of the process: the figure to compare on a loaded machine (the writer is
+// single-threaded, so it is the write's own work).
+double CpuMs() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
 struct Result1 {
   double ms = 0;
+  double cpu_ms = 0;
   int64_t bytes = 0;
   int64_t row_groups = 0;
   double rg_date = 0;       // row groups that can match l_shipdate = d (mean over probes)
   double rg_mode_date = 0;  // ... l_shipmode = m AND l_shipdate = d
   int64_t peak = 0;
   int runs = 0;
+  std::vector<int64_t> column_bytes;  // compressed bytes per leaf column, all files
 };
 
 int Fail(const Status& st) {
@@ -95,18 +110,21 @@ Status RunOnce(const std::string& root, const std::map<std::string, std::string>
     if (auto* m = std::get_if<delta::Metadata>(&a)) meta = *m;
   }
   ASSIGN_OR_RETURN(auto writer, table::DataFileWriter::Make(fs, root, meta));
-  double ms = 0;
+  double ms = 0, cpu = 0;
   const int64_t batch = 100000;
   for (int64_t pos = 0; pos < rows; pos += batch) {
     c::RecordBatch b = Generate(pos, std::min(batch, rows - pos), schema);
-    double t0 = NowMs();
+    double t0 = NowMs(), c0 = CpuMs();
     RETURN_NOT_OK(writer->Write(b));
     ms += NowMs() - t0;
+    cpu += CpuMs() - c0;
   }
-  double t0 = NowMs();
+  double t0 = NowMs(), c0 = CpuMs();
   ASSIGN_OR_RETURN(auto adds, writer->Finish());
   ms += NowMs() - t0;
+  cpu += CpuMs() - c0;
   out->ms = ms;
+  out->cpu_ms = cpu;
   out->peak = writer->local_sort_peak_memory_bytes();
   out->runs = writer->local_sort_runs_spilled();
   out->bytes = 0;
@@ -120,6 +138,11 @@ Status RunOnce(const std::string& root, const std::map<std::string, std::string>
     ASSIGN_OR_RETURN(auto reader, parquet::ParquetReader::Open(fs, path));
     for (int g = 0; g < reader->num_row_groups(); ++g) {
       ++rg;
+      const auto& cols = reader->metadata().row_groups[g].columns;
+      out->column_bytes.resize(std::max(out->column_bytes.size(), cols.size()));
+      for (size_t c = 0; c < cols.size(); ++c) {
+        if (cols[c].meta_data) out->column_bytes[c] += cols[c].meta_data->total_compressed_size;
+      }
       const parquet::Statistics* ds = reader->column_statistics(g, 5);
       const parquet::Statistics* ms_ = reader->column_statistics(g, 6);
       if (!ds || !ds->min_value || !ds->max_value || !ms_ || !ms_->min_value || !ms_->max_value) {
@@ -152,16 +175,26 @@ int main(int argc, char** argv) {
   int64_t rows = argc > 1 ? std::atoll(argv[1]) : 10000000;
   int reps = argc > 2 ? std::atoi(argv[2]) : 3;
   std::string dir = argc > 3 ? argv[3] : "/tmp/shoal_local_sort_bench";
+  std::string layouts = argc > 4 ? argv[4] : "unsorted,sorted,zorder";
   struct Config {
+    const char* key;
     const char* name;
     std::map<std::string, std::string> props;
   };
-  std::vector<Config> configs = {
-      {"unsorted", {}},
-      {"sorted(l_shipmode,l_shipdate)", {{"shoal.localSort.columns", "l_shipmode,l_shipdate"}}},
-      {"zorder(l_shipmode,l_shipdate)",
+  std::vector<Config> all = {
+      {"unsorted", "unsorted", {}},
+      {"sorted", "sorted(l_shipmode,l_shipdate)", {{"shoal.localSort.columns", "l_shipmode,l_shipdate"}}},
+      {"zorder", "zorder(l_shipmode,l_shipdate)",
        {{"shoal.localSort.columns", "l_shipmode,l_shipdate"}, {"shoal.localSort.mode", "zorder"}}},
   };
+  std::vector<Config> configs;
+  for (const auto& c : all) {
+    if (("," + layouts + ",").find("," + std::string(c.key) + ",") != std::string::npos) configs.push_back(c);
+  }
+  if (configs.empty()) {
+    std::fprintf(stderr, "no layout selected by '%s' (unsorted, sorted, zorder)\n", layouts.c_str());
+    return 2;
+  }
   std::vector<Result1> median(configs.size());
   for (size_t ci = 0; ci < configs.size(); ++ci) {
     std::vector<Result1> runs;
@@ -171,20 +204,36 @@ int main(int argc, char** argv) {
       if (!st.ok()) return Fail(st);
       runs.push_back(res);
     }
-    std::sort(runs.begin(), runs.end(), [](const Result1& a, const Result1& b) { return a.ms < b.ms; });
+    std::sort(runs.begin(), runs.end(), [](const Result1& a, const Result1& b) { return a.cpu_ms < b.cpu_ms; });
     median[ci] = runs[runs.size() / 2];
   }
   const Result1& base = median[0];
-  std::printf("rows=%lld reps=%d (median write time)\n", static_cast<long long>(rows), reps);
-  std::printf("%-32s %10s %9s %12s %9s %6s %14s %16s %10s %5s\n", "config", "write_ms", "overhead", "bytes",
-              "size", "rgs", "rgs(date=d)", "rgs(mode&date)", "peak_MiB", "runs");
+  std::printf("rows=%lld reps=%d (the run with the median CPU time; overhead is CPU time)\n",
+              static_cast<long long>(rows), reps);
+  std::printf("%-32s %10s %8s %9s %12s %9s %6s %14s %16s %10s %5s\n", "config", "wall_ms", "cpu_ms", "overhead",
+              "bytes", "size", "rgs", "rgs(date=d)", "rgs(mode&date)", "peak_MiB", "runs");
   for (size_t ci = 0; ci < configs.size(); ++ci) {
     const Result1& r = median[ci];
-    std::printf("%-32s %10.0f %+8.1f%% %12lld %+8.1f%% %6lld %14.1f %16.1f %10.1f %5d\n", configs[ci].name, r.ms,
-                100.0 * (r.ms / base.ms - 1), static_cast<long long>(r.bytes),
+    std::printf("%-32s %10.0f %8.0f %+8.1f%% %12lld %+8.1f%% %6lld %14.1f %16.1f %10.1f %5d\n", configs[ci].name,
+                r.ms, r.cpu_ms, 100.0 * (r.cpu_ms / base.cpu_ms - 1), static_cast<long long>(r.bytes),
                 100.0 * (static_cast<double>(r.bytes) / static_cast<double>(base.bytes) - 1),
                 static_cast<long long>(r.row_groups), r.rg_date, r.rg_mode_date,
                 static_cast<double>(r.peak) / (1 << 20), r.runs);
+  }
+  // Compressed bytes per column, and the change against the first layout.
+  auto schema = LineitemSchema();
+  std::printf("\n%-18s", "column");
+  for (const auto& c : configs) std::printf(" %14s %8s", c.key, "change");
+  std::printf("\n");
+  for (size_t col = 0; col < schema.fields.size(); ++col) {
+    std::printf("%-18s", schema.fields[col].name.c_str());
+    for (size_t ci = 0; ci < configs.size(); ++ci) {
+      int64_t b = col < median[ci].column_bytes.size() ? median[ci].column_bytes[col] : 0;
+      int64_t b0 = col < base.column_bytes.size() ? base.column_bytes[col] : 0;
+      std::printf(" %14lld %+7.1f%%", static_cast<long long>(b),
+                  b0 > 0 ? 100.0 * (static_cast<double>(b) / static_cast<double>(b0) - 1) : 0.0);
+    }
+    std::printf("\n");
   }
   return 0;
 }

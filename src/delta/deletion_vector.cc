@@ -301,7 +301,7 @@ Result<std::string> DeletionVectorFilePath(std::string_view table_root,
 }
 
 Result<DeletionVector> DeletionVector::Load(io::FileSystem& fs, std::string_view table_root,
-                                            const DeletionVectorDescriptor& dv) {
+                                            const DeletionVectorDescriptor& dv, bool verify_cardinality) {
   std::string what;
   DeletionVector out;
   if (dv.storage_type == 'i') {
@@ -352,7 +352,7 @@ Result<DeletionVector> DeletionVector::Load(io::FileSystem& fs, std::string_view
     }
     ASSIGN_OR_RETURN(out, Deserialize(data, what));
   }
-  if (out.Cardinality() != static_cast<uint64_t>(dv.cardinality)) {
+  if (verify_cardinality && out.Cardinality() != static_cast<uint64_t>(dv.cardinality)) {
     return Status::Corruption(what + ": deletion vector has " + std::to_string(out.Cardinality()) +
                               " rows but the log says cardinality " + std::to_string(dv.cardinality));
   }

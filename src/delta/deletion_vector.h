@@ -70,9 +70,10 @@ class DeletionVector {
   static Result<DeletionVector> Deserialize(std::string_view bytes, std::string_view what);
 
   // Loads the DV described by `dv` for the table at `table_root`: decodes inline DVs, or reads
-  // and checks the DV file (version byte, size, CRC-32); the cardinality must match `dv`.
+  // and checks the DV file (version byte, size, CRC-32); the cardinality must match `dv` unless
+  // `verify_cardinality` is false (a descriptor rebuilt from a DV's unique id has none).
   static Result<DeletionVector> Load(io::FileSystem& fs, std::string_view table_root,
-                                     const DeletionVectorDescriptor& dv);
+                                     const DeletionVectorDescriptor& dv, bool verify_cardinality = true);
 
  private:
   struct Free {

@@ -165,6 +165,27 @@ int CheckpointRank(const std::vector<LogFile>& files) {
   return 3;
 }
 
+// A listing taken while other processes commit may miss a commit file yet show a later one
+// (POSIX gives readdir no snapshot semantics, and ext4 does this). Commits are created in
+// version order and never removed above a checkpoint, so a version missing below one that was
+// listed is looked up by name before the log is called non-contiguous.
+Status FillListingGaps(io::FileSystem& fs, const std::string& log_dir, int64_t first, int64_t target,
+                       std::map<int64_t, LogFile>* commits) {
+  for (int64_t v = first; v < target; ++v) {
+    if (commits->count(v)) continue;
+    std::string name = CommitFileName(v);
+    auto info = fs.Stat(io::JoinPath(log_dir, name));
+    if (!info.ok()) continue;  // truly missing: the contiguity check reports it
+    std::optional<LogFile> f = ClassifyLogFileName(name);
+    if (!f) continue;
+    f->path = io::JoinPath(log_dir, name);
+    f->size = info->size;
+    f->mtime_ms = info->mtime_ms;
+    commits->emplace(v, std::move(*f));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
@@ -232,6 +253,10 @@ Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_
     seg.checkpoint_files = *best;
   }
   int64_t first = seg.checkpoint_version ? *seg.checkpoint_version + 1 : 0;
+  {
+    auto listed = std::distance(commits.lower_bound(first), commits.upper_bound(target));
+    if (listed < target - first + 1) RETURN_NOT_OK(FillListingGaps(fs, seg.log_dir, first, target, &commits));
+  }
   if (auto it = commits.find(target); it != commits.end()) seg.last_commit = it->second;
   if (!seg.checkpoint_version && commits.find(0) == commits.end()) {
     int64_t earliest = commits.empty() ? -1 : commits.begin()->first;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <utime.h>
 
+#include "io/memory_file_system.h"
 #include "support/testdata.h"
 
 namespace shoal::delta {
@@ -129,6 +130,32 @@ TEST(LogSegment, GapInCommitsIsCorruption) {
   EXPECT_TRUE(seg.status().IsCorruption());
   EXPECT_NE(seg.status().message().find("versions not contiguous: missing version 2"), std::string::npos);
   EXPECT_TRUE(BuildLogSegment(d.fs(), d.root(), 1).ok());
+}
+
+// A listing that raced with committers: it shows version 3 but missed version 2, which exists.
+class ListingMissesOneFile : public io::MemoryFileSystem {
+ public:
+  explicit ListingMissesOneFile(std::string hidden) : hidden_(std::move(hidden)) {}
+  Result<std::vector<io::FileInfo>> List(const std::string& dir) override {
+    ASSIGN_OR_RETURN(auto all, io::MemoryFileSystem::List(dir));
+    std::erase_if(all, [&](const io::FileInfo& f) { return f.name == hidden_; });
+    return all;
+  }
+
+ private:
+  std::string hidden_;
+};
+
+TEST(LogSegment, CommitMissedByARacingListingIsFoundByName) {
+  ListingMissesOneFile fs(V(2) + ".json");
+  ASSERT_TRUE(fs.CreateDirs("/t/_delta_log").ok());
+  for (int v = 0; v <= 3; ++v) ASSERT_TRUE(fs.PutIfAbsent("/t/_delta_log/" + V(v) + ".json", "{}\n").ok());
+  auto seg = BuildLogSegment(fs, "/t");
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(seg->version, 3);
+  ASSERT_EQ(seg->commits.size(), 4u);
+  EXPECT_EQ(seg->commits[2].name, V(2) + ".json");
+  EXPECT_EQ(seg->commits[2].path, "/t/_delta_log/" + V(2) + ".json");
 }
 
 TEST(LogSegment, CleanedUpVersionsAreNotReachable) {

@@ -53,6 +53,20 @@ TEST_P(FileSystemContract, PutIfAbsentHasExactlyOneWinnerAcrossThreads) {
   EXPECT_EQ(listing->size(), 1u) << "temp files must not be left behind";
 }
 
+TEST_P(FileSystemContract, CreateDirsIsIdempotentAndRefusesAFileInThePath) {
+  std::string deep = JoinPath(root_, "x/y/z");
+  ASSERT_TRUE(fs_->CreateDirs(deep).ok());
+  ASSERT_TRUE(fs_->CreateDirs(deep).ok()) << "creating existing directories is a no-op";
+  ASSERT_TRUE(fs_->CreateDirs(JoinPath(root_, "x/y/w")).ok());
+  auto l = fs_->List(JoinPath(root_, "x/y"));
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->size(), 2u);
+  ASSERT_TRUE(fs_->PutIfAbsent(JoinPath(root_, "x/file"), "data").ok());
+  Status st = fs_->CreateDirs(JoinPath(root_, "x/file/sub"));
+  EXPECT_FALSE(st.ok()) << "a file in the path cannot become a directory";
+  EXPECT_EQ(*fs_->ReadAll(JoinPath(root_, "x/file")), "data") << "and stays untouched";
+}
+
 TEST_P(FileSystemContract, WriteReadListDeleteRename) {
   ASSERT_TRUE(fs_->CreateDirs(JoinPath(root_, "a/b")).ok());
   auto w = fs_->OpenForWrite(JoinPath(root_, "a/b/f.bin"));

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <vector>
 
 #include "io/file_system.h"
 
@@ -189,10 +190,28 @@ class LocalFs final : public FileSystem {
     return ErrnoStatus("stat", path, errno);
   }
 
+  // Creates each missing component, then fsyncs the parent of every directory it created so
+  // the new names survive a crash (a commit into a new partition directory must not vanish).
   Status CreateDirs(const std::string& path) override {
-    std::error_code ec;
-    std::filesystem::create_directories(path, ec);
-    if (ec) return Status::IOError("create directory '" + path + "': " + ec.message());
+    struct stat existing;
+    if (::stat(path.c_str(), &existing) == 0 && S_ISDIR(existing.st_mode)) return Status::OK();
+    std::filesystem::path p = std::filesystem::path(path).lexically_normal();
+    std::vector<std::filesystem::path> created;
+    std::filesystem::path prefix;
+    for (const auto& part : p) {
+      prefix /= part;
+      if (part.empty() || part == "/" || part == "." || part == "..") continue;
+      if (::mkdir(prefix.c_str(), 0777) == 0) {
+        created.push_back(prefix);
+      } else if (errno != EEXIST) {
+        return ErrnoStatus("create directory", prefix.string(), errno);
+      } else {
+        struct stat st;
+        if (::stat(prefix.c_str(), &st) != 0) return ErrnoStatus("create directory", prefix.string(), errno);
+        if (!S_ISDIR(st.st_mode)) return Status::IOError("create directory '" + prefix.string() + "': not a directory");
+      }
+    }
+    for (const auto& dir : created) RETURN_NOT_OK(SyncDir(dir.parent_path().string()));
     return Status::OK();
   }
 

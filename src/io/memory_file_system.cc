@@ -1,6 +1,7 @@
 #include "io/memory_file_system.h"
 
 #include <cstring>
+#include <vector>
 
 namespace shoal::io {
 
@@ -158,11 +159,16 @@ Result<bool> MemoryFileSystem::Exists(const std::string& path) {
 Status MemoryFileSystem::CreateDirs(const std::string& path) {
   std::lock_guard<std::mutex> l(mu_);
   std::string p = Normalize(path);
+  std::vector<std::string> prefixes;
   for (size_t pos = 1; pos != std::string::npos; pos = p.find('/', pos + 1)) {
-    dirs_[p.substr(0, p.find('/', pos))] = 1;
+    prefixes.push_back(p.substr(0, p.find('/', pos)));
     if (p.find('/', pos) == std::string::npos) break;
   }
-  dirs_[p] = 1;
+  prefixes.push_back(p);
+  for (const std::string& d : prefixes) {
+    if (files_.count(d)) return Status::IOError("create directory '" + d + "': not a directory");
+  }
+  for (const std::string& d : prefixes) dirs_[d] = 1;
   return Status::OK();
 }
 

@@ -13,7 +13,7 @@
 
 namespace shoal::io {
 
-class MemoryFileSystem final : public FileSystem {
+class MemoryFileSystem : public FileSystem {
  public:
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;

@@ -95,10 +95,28 @@ Status ColumnChunkReader::Wrap(const Status& st) const {
 Status ColumnChunkReader::LoadDictionary(const Page& page) {
   const PageHeader& h = page.header;
   if (!h.dictionary_page_header) return Corrupt("dictionary page without its header");
-  if (seen_data_page_ || values_.has_dictionary()) return Corrupt("dictionary page after the first page");
+  if (seen_data_page_ || values_.has_dictionary() || dict_pending_) {
+    return Corrupt("dictionary page after the first page");
+  }
+  // Kept compressed until a dictionary-encoded page is decoded: a selective read may touch only
+  // pages written after the writer fell back to plain encoding.
+  dict_header_ = h;
+  dict_body_.Resize(static_cast<size_t>(page.body_size));
+  if (page.body_size > 0) std::memcpy(dict_body_.data(), page.body, static_cast<size_t>(page.body_size));
+  dict_pending_ = true;
+  return Status::OK();
+}
+
+Status ColumnChunkReader::DecodePendingDictionary() {
+  dict_pending_ = false;
+  Page page;
+  page.header = dict_header_;
+  page.body = dict_body_.data();
+  page.body_size = static_cast<int64_t>(dict_body_.size());
   RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
   RETURN_NOT_OK(Wrap(values_.SetDictionary(page_buf_.data(), static_cast<int64_t>(page_buf_.size()),
-                                           h.dictionary_page_header->num_values)));
+                                           dict_header_.dictionary_page_header->num_values)));
+  dict_body_ = columnar::Buffer();
   if (stats_) stats_->pages_read++;
   return Status::OK();
 }
@@ -117,7 +135,42 @@ Status ColumnChunkReader::JumpFromStart(int64_t target) {
   }
   RETURN_NOT_OK(pages_->SeekToPage(p));
   if (stats_) stats_->pages_skipped += p;
+  next_page_index_ = p;
   seen_data_page_ = true;
+  rows_consumed_ = locs[p].first_row_index;
+  return Status::OK();
+}
+
+int64_t ColumnChunkReader::pages_unread() const {
+  if (!pages_->has_offset_index()) return 0;
+  int64_t n = static_cast<int64_t>(pages_->offset_index()->page_locations.size());
+  return std::max<int64_t>(0, n - next_page_index_);
+}
+
+Status ColumnChunkReader::JumpToPage(int64_t target) {
+  if (target < rows_consumed_ + page_left_) return Status::OK();  // inside the current page
+  const auto& locs = pages_->offset_index()->page_locations;
+  const int npages = static_cast<int>(locs.size());
+  // The page holding `target`: the last one starting at or before it.
+  auto after = std::upper_bound(locs.begin(), locs.end(), target,
+                                [](int64_t row, const PageLocation& l) { return row < l.first_row_index; });
+  int p = static_cast<int>(after - locs.begin()) - 1;
+  if (p < 0 || locs[p].first_row_index > num_rows_ || locs[p].first_row_index <= rows_consumed_) return Status::OK();
+  if (current_page_index_ < 0) return Status::OK();
+  const int next = current_page_index_ + 1;  // the page the reader would load next
+  if (page_left_ == 0) {
+    // Between pages the next page must start at the current row, else the index does not
+    // describe this chunk's pages and the reader decodes its way forward.
+    if (next >= npages || locs[next].first_row_index != rows_consumed_ || p == next) return Status::OK();
+  }
+  if (p < next) return Status::OK();
+  if (stats_) stats_->pages_skipped += p - next;
+  RETURN_NOT_OK(pages_->SeekToPage(p));
+  next_page_index_ = p;
+  page_left_ = 0;
+  pend_def_.clear();
+  pend_rep_.clear();
+  pend_pos_ = 0;
   rows_consumed_ = locs[p].first_row_index;
   return Status::OK();
 }
@@ -150,6 +203,9 @@ Result<bool> ColumnChunkReader::NextDataPage() {
     seen_data_page_ = true;
     if (num_values < 0) return Corrupt("negative num_values in a data page");
     if (num_values == 0) continue;
+    if (dict_pending_ && (enc == Encoding::kRleDictionary || enc == Encoding::kPlainDictionary)) {
+      RETURN_NOT_OK(DecodePendingDictionary());
+    }
     RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
     const uint8_t* p = page_buf_.data();
     int64_t size = static_cast<int64_t>(page_buf_.size());
@@ -196,6 +252,7 @@ Result<bool> ColumnChunkReader::NextDataPage() {
     RETURN_NOT_OK(Wrap(values_.Reset(enc, p, size, value_count)));
     page_left_ = num_values;
     current_page_index_ = page.page_index;
+    if (page.page_index >= 0) next_page_index_ = page.page_index + 1;
     pend_def_.clear();
     pend_rep_.clear();
     pend_pos_ = 0;
@@ -363,38 +420,13 @@ Status ColumnChunkReader::SkipRows(int64_t n) {
     }
     return Status::OK();
   }
-  if (pages_->has_offset_index() && page_left_ == 0 && !seen_data_page_ && rows_consumed_ == 0) {
-    RETURN_NOT_OK(JumpFromStart(target));
-    if (rows_consumed_ == target) return Status::OK();
-  }
   if (pages_->has_offset_index()) {
-    ASSIGN_OR_RETURN(bool have, EnsurePage());
-    const auto& locs = pages_->offset_index()->page_locations;
-    if (have && current_page_index_ >= 0) {
-      int p = current_page_index_;
-      while (p + 1 < static_cast<int>(locs.size()) && locs[p + 1].first_row_index <= target) ++p;
-      if (p > current_page_index_) {
-        if (stats_) stats_->pages_skipped += p - current_page_index_ - 1;
-        RETURN_NOT_OK(pages_->SeekToPage(p));
-        page_left_ = 0;
-        pend_def_.clear();
-        pend_rep_.clear();
-        pend_pos_ = 0;
-        rows_consumed_ = locs[p].first_row_index;
-        if (rows_consumed_ == target) return Status::OK();
-      }
+    if (page_left_ == 0 && !seen_data_page_ && rows_consumed_ == 0) {
+      RETURN_NOT_OK(JumpFromStart(target));
+    } else {
+      RETURN_NOT_OK(JumpToPage(target));
     }
-  }
-  if (repeated) {
-    LeafLevels discard;
-    int64_t left = target - rows_consumed_;
-    while (left > 0) {
-      discard.Clear();
-      ASSIGN_OR_RETURN(int64_t got, ReadRecords(std::min<int64_t>(left, 4096), &discard));
-      if (got == 0) return Corrupt("cannot skip past the end of the column chunk");
-      left -= got;
-    }
-    return Status::OK();
+    if (rows_consumed_ == target) return Status::OK();
   }
   int64_t left = target - rows_consumed_;
   while (left > 0) {

@@ -50,14 +50,23 @@ class ColumnChunkReader {
   // For leaves without repetition only.
   Status ReadSelected(int64_t num_rows, const uint32_t* sel, int64_t nsel, columnar::Vector* out);
 
+  // Data pages of the OffsetIndex neither read nor skipped yet (0 without an OffsetIndex).
+  int64_t pages_unread() const;
+
   const LeafColumn& leaf() const { return *leaf_; }
   int64_t rows_consumed() const { return rows_consumed_; }
 
  private:
+  // Keeps a dictionary page's compressed body; DecodePendingDictionary decodes it before the
+  // first dictionary-encoded data page.
   Status LoadDictionary(const Page& page);
+  Status DecodePendingDictionary();
   // Before the first page: jumps straight to the page holding row `target` through the
   // OffsetIndex (reading only the dictionary page on the way).
   Status JumpFromStart(int64_t target);
+  // Between or inside pages: continues at the page holding row `target` through the
+  // OffsetIndex when that page lies after the next one to load (no-op otherwise).
+  Status JumpToPage(int64_t target);
   // Loads the next data page (processing a dictionary page on the way); false at the end.
   Result<bool> NextDataPage();
   // Makes sure a data page with unread entries is current; false at the end of the chunk.
@@ -77,6 +86,9 @@ class ColumnChunkReader {
   ReadStats* stats_;
   ValueDecoder values_;
   columnar::Buffer page_buf_;
+  bool dict_pending_ = false;  // dict_header_/dict_body_ hold a dictionary page not yet decoded
+  PageHeader dict_header_;
+  columnar::Buffer dict_body_;
   RleBitPackedDecoder def_dec_, rep_dec_;
   bool def_bit_packed_ = false, rep_bit_packed_ = false;
   // Deprecated BIT_PACKED levels: MSB-first bits, decoded whole into these when used.
@@ -84,6 +96,7 @@ class ColumnChunkReader {
   int64_t bp_def_pos_ = 0, bp_rep_pos_ = 0;
   int64_t page_left_ = 0;      // level entries of the current page not yet decoded
   int current_page_index_ = -1;
+  int next_page_index_ = 0;    // with an OffsetIndex: pages before it were read or skipped
   bool seen_data_page_ = false;
   int64_t rows_consumed_ = 0;  // top-level rows delivered or skipped
   // Decoded but unconsumed levels (repeated leaves), all from the current page.

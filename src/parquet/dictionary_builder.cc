@@ -53,10 +53,8 @@ uint32_t DictionaryBuilder::InsertOne(std::string_view v, uint64_t hash) {
   while (true) {
     int32_t e = slots_[s];
     if (e < 0) break;
-    if (hashes_[e] == hash) {
-      std::string_view x = entry(e);
-      if (x.size() == v.size() && std::memcmp(x.data(), v.data(), v.size()) == 0) return static_cast<uint32_t>(e);
-    }
+    // string_view equality: memcmp on an empty view's null data() would be undefined.
+    if (hashes_[e] == hash && entry(e) == v) return static_cast<uint32_t>(e);
     s = (s + 1) & mask_;
   }
   int32_t idx = static_cast<int32_t>(size_++);

@@ -164,8 +164,15 @@ Result<std::vector<columnar::BatchPtr>> ParquetReader::ReadAll(std::vector<int> 
   return out;
 }
 
+Status RowGroupReader::EnsureInit(bool for_skip) {
+  if (!initialized_) {
+    initialized_ = true;
+    init_status_ = Init(for_skip);
+  }
+  return init_status_;
+}
+
 Status RowGroupReader::Init(bool for_skip) {
-  initialized_ = true;
   const ParquetSchema& ps = file_->parquet_schema();
   reader_of_leaf_.assign(ps.num_leaves(), -1);
   levels_.resize(ps.num_leaves());
@@ -197,7 +204,7 @@ Result<columnar::BatchPtr> RowGroupReader::ReadBatch(int64_t max_rows) {
   if (max_rows <= 0) max_rows = file_->options().batch_rows;
   int64_t n = std::min(max_rows, num_rows_ - position_);
   if (n <= 0) return columnar::BatchPtr();
-  if (!initialized_) RETURN_NOT_OK(Init(false));
+  RETURN_NOT_OK(EnsureInit(false));
   const ParquetSchema& ps = file_->parquet_schema();
   std::vector<columnar::VectorPtr> columns;
   for (int f : fields_) {
@@ -241,7 +248,7 @@ Result<columnar::BatchPtr> RowGroupReader::ReadBatch(int64_t max_rows) {
 Status RowGroupReader::SkipRows(int64_t n) {
   n = std::min(n, num_rows_ - position_);
   if (n <= 0) return Status::OK();
-  if (!initialized_) RETURN_NOT_OK(Init(true));
+  RETURN_NOT_OK(EnsureInit(true));
   for (auto& r : readers_) RETURN_NOT_OK(r->SkipRows(n));
   position_ += n;
   return Status::OK();
@@ -286,7 +293,7 @@ Result<columnar::VectorPtr> RowGroupReader::ReadFieldImpl(int i, int64_t n, cons
   if (n < 0 || n > num_rows_ - field_position_[i]) {
     return Status::InvalidArgument(file_->path() + ": read past the end of row group " + std::to_string(row_group_));
   }
-  if (!initialized_) RETURN_NOT_OK(Init(true));
+  RETURN_NOT_OK(EnsureInit(true));
   const ParquetSchema& ps = file_->parquet_schema();
   const FieldNode& node = ps.fields()[fields_[i]];
   columnar::VectorPtr out;
@@ -332,10 +339,16 @@ Status RowGroupReader::SkipField(int i, int64_t n) {
   if (i < 0 || i >= num_fields()) return Status::InvalidArgument(file_->path() + ": no field " + std::to_string(i));
   n = std::min(n, num_rows_ - field_position_[i]);
   if (n <= 0) return Status::OK();
-  if (!initialized_) RETURN_NOT_OK(Init(true));
+  RETURN_NOT_OK(EnsureInit(true));
   RETURN_NOT_OK(SkipLeaves(i, n));
   field_position_[i] += n;
   return Status::OK();
+}
+
+int64_t RowGroupReader::pages_unread() const {
+  int64_t n = 0;
+  for (const auto& r : readers_) n += r->pages_unread();
+  return n;
 }
 
 Status RowGroupReader::SkipLeaves(int i, int64_t n) {

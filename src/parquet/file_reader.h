@@ -46,6 +46,9 @@ class RowGroupReader {
   // Skips the next n rows of field i.
   Status SkipField(int i, int64_t n);
   int64_t field_position(int i) const { return field_position_[i]; }
+  // Data pages (of chunks read through the OffsetIndex) not read or skipped so far: after the
+  // last batch, the pages a selective read never reached.
+  int64_t pages_unread() const;
   int num_fields() const { return static_cast<int>(fields_.size()); }
 
   int64_t num_rows() const { return num_rows_; }
@@ -55,7 +58,9 @@ class RowGroupReader {
  private:
   friend class ParquetReader;
   RowGroupReader() = default;
-  // Creates the column readers; `for_skip` reads page by page through the OffsetIndex.
+  // Creates the column readers once; `for_skip` reads page by page through the OffsetIndex. A
+  // failure is remembered: every later read returns it (the readers may be partly built).
+  Status EnsureInit(bool for_skip);
   Status Init(bool for_skip);
   // Reads n whole rows of field i (any shape) into a new vector.
   Result<columnar::VectorPtr> ReadFieldRows(int i, int64_t n);
@@ -73,6 +78,7 @@ class RowGroupReader {
   int64_t position_ = 0;
   ReadStats* stats_ = nullptr;
   bool initialized_ = false;
+  Status init_status_;
   std::vector<std::unique_ptr<OffsetIndex>> offset_indexes_;
   std::vector<std::unique_ptr<ColumnChunkReader>> readers_;  // by leaf, for the selected fields
   std::vector<int> reader_of_leaf_;                          // leaf index -> readers_ index, -1

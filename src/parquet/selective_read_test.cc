@@ -21,8 +21,10 @@ std::vector<std::string> Texts(const columnar::Vector& v) {
 }
 
 // Writes a one-row-group file of `rows` rows: nullable BIGINT, STRING, DOUBLE, LIST<INT>.
+// `dictionary_bytes` > 0 caps the dictionary page so high-cardinality columns fall back to
+// plain pages after the first ones.
 std::string WriteFile(std::mt19937_64& rng, const std::string& dir, int64_t rows, bool dictionary, bool v2,
-                      bool page_index) {
+                      bool page_index, int64_t dictionary_bytes = 0) {
   columnar::Schema schema;
   schema.fields = {{"a", columnar::Int64(), true},
                    {"s", columnar::String(), true},
@@ -34,12 +36,18 @@ std::string WriteFile(std::mt19937_64& rng, const std::string& dir, int64_t rows
   auto l = columnar::Vector::Make(columnar::List(columnar::Int32()));
   for (int64_t i = 0; i < rows; ++i) {
     if (rng() % 5 == 0) a->AppendNull(); else a->Append<int64_t>(static_cast<int64_t>(rng() % 100));
-    if (rng() % 6 == 0) s->AppendNull(); else s->AppendString("v" + std::to_string(rng() % 40));
+    if (rng() % 6 == 0) {
+      s->AppendNull();
+    } else {
+      s->AppendString("v" + std::to_string(rng() % (dictionary_bytes > 0 ? 100000 : 40)));
+    }
     d->Append<double>(static_cast<double>(i) / 4);
     for (int j = 0; j < static_cast<int>(rng() % 3); ++j) l->child(0)->Append<int32_t>(static_cast<int32_t>(i));
     l->AppendListEnd();
   }
-  auto props = WriterProperties::Builder()
+  WriterProperties::Builder builder;
+  if (dictionary_bytes > 0) builder.dictionary_page_bytes(dictionary_bytes);
+  auto props = builder
                    .data_page_rows(50)
                    .dictionary(dictionary)
                    .page_index(page_index)
@@ -55,11 +63,13 @@ std::string WriteFile(std::mt19937_64& rng, const std::string& dir, int64_t rows
 }
 
 TEST(SelectiveRead, ReadFieldWithRandomSelectionsEqualsReadAllAndGather) {
-  for (int seed = 0; seed < 8; ++seed) {
+  // Seeds 8 and up cap the dictionary so the string column falls back to plain pages.
+  for (int seed = 0; seed < 12; ++seed) {
     std::mt19937_64 rng(seed);
     testing::TempDir dir;
     const int64_t rows = 1000 + static_cast<int64_t>(rng() % 2000);
-    std::string path = WriteFile(rng, dir.path(), rows, seed % 2 == 0, seed % 4 >= 2, seed != 5);
+    std::string path = WriteFile(rng, dir.path(), rows, seed % 2 == 0 || seed >= 8, seed % 4 >= 2, seed != 5,
+                                 seed >= 8 ? 300 : 0);
     auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
     ASSERT_TRUE(reader.ok()) << reader.status().ToString();
     auto all = (*reader)->OpenRowGroup(0, {0, 1, 2, 3});
@@ -71,10 +81,11 @@ TEST(SelectiveRead, ReadFieldWithRandomSelectionsEqualsReadAllAndGather) {
     int64_t at = 0;
     while (at < rows) {
       int64_t n = std::min<int64_t>(rows - at, 1 + static_cast<int64_t>(rng() % 400));
-      // Sparse, dense, empty or full selections.
-      int density = static_cast<int>(rng() % 5);
+      // Sparse, dense, clustered, empty, full or single-row selections.
+      int density = static_cast<int>(rng() % 6);
       std::vector<uint32_t> sel;
-      for (int64_t i = 0; i < n; ++i) {
+      if (density == 5) sel.push_back(static_cast<uint32_t>(rng() % n));
+      for (int64_t i = 0; i < n && density != 5; ++i) {
         bool take = density == 0 ? false : density == 1 ? rng() % 100 == 0 : density == 2 ? rng() % 2 == 0
                   : density == 3 ? (i / 37) % 3 == 0 : true;
         if (take) sel.push_back(static_cast<uint32_t>(i));
@@ -140,6 +151,67 @@ TEST(SelectiveRead, SkipFromTheStartReadsNeitherTheFirstPageNorSkippedOnes) {
   EXPECT_EQ(Texts(**got), std::vector<std::string>(want.begin() + 2000, want.begin() + 2010));
   EXPECT_EQ(stats.pages_read, 2);  // the dictionary and the page holding row 2000
   EXPECT_EQ(stats.pages_skipped, 40);
+}
+
+TEST(SelectiveRead, SkipFromAPageBoundaryLoadsNoPageInBetween) {
+  std::mt19937_64 rng(11);
+  testing::TempDir dir;
+  const int64_t rows = 3000;
+  std::string path = WriteFile(rng, dir.path(), rows, true, false, true);
+  auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
+  ASSERT_TRUE(reader.ok());
+  auto all = (*reader)->OpenRowGroup(0, {2});
+  auto whole = (*all)->ReadBatch(rows);
+  ASSERT_TRUE(whole.ok() && *whole);
+  std::vector<std::string> want = Texts(*(*whole)->column(0));
+  ReadStats stats;
+  auto rg = (*reader)->OpenRowGroup(0, {2}, &stats);
+  auto first = (*rg)->ReadField(0, 50);  // exactly the first page
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  const int64_t read_before = stats.pages_read;
+  ASSERT_TRUE((*rg)->SkipField(0, 1950).ok());
+  auto got = (*rg)->ReadField(0, 10);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(Texts(**got), std::vector<std::string>(want.begin() + 2000, want.begin() + 2010));
+  EXPECT_EQ(stats.pages_read - read_before, 1);  // only the page holding row 2000
+  EXPECT_EQ(stats.pages_skipped, 39);
+  // Inside a page, then to the next page but one.
+  ASSERT_TRUE((*rg)->SkipField(0, 95).ok());
+  got = (*rg)->ReadField(0, 3);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(Texts(**got), std::vector<std::string>(want.begin() + 2105, want.begin() + 2108));
+  EXPECT_EQ(stats.pages_read - read_before, 2);
+  EXPECT_EQ(stats.pages_skipped, 40);
+}
+
+TEST(SelectiveRead, PlainFallbackPagesDoNotDecodeTheDictionary) {
+  std::mt19937_64 rng(5);
+  testing::TempDir dir;
+  const int64_t rows = 3000;
+  std::string path = WriteFile(rng, dir.path(), rows, true, false, true, 300);
+  auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
+  ASSERT_TRUE(reader.ok());
+  auto all = (*reader)->OpenRowGroup(0, {1});
+  auto whole = (*all)->ReadBatch(rows);
+  ASSERT_TRUE(whole.ok() && *whole);
+  std::vector<std::string> want = Texts(*(*whole)->column(0));
+  ReadStats late_stats, early_stats;
+  {
+    auto rg = (*reader)->OpenRowGroup(0, {1}, &late_stats);
+    std::vector<uint32_t> sel = {2999};
+    auto got = (*rg)->ReadFieldSelected(0, rows, sel.data(), 1);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_EQ(Texts(**got), std::vector<std::string>{want[2999]});
+  }
+  EXPECT_EQ(late_stats.pages_read, 1);  // the last page, plain-encoded: no dictionary
+  {
+    auto rg = (*reader)->OpenRowGroup(0, {1}, &early_stats);
+    std::vector<uint32_t> sel = {3, 2999};
+    auto got = (*rg)->ReadFieldSelected(0, rows, sel.data(), 2);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_EQ(Texts(**got), (std::vector<std::string>{want[3], want[2999]}));
+  }
+  EXPECT_EQ(early_stats.pages_read, 3);  // the dictionary, the first page and the last page
 }
 
 TEST(SelectiveRead, ReadFieldPastTheEndIsAnError) {

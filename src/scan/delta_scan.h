@@ -35,6 +35,8 @@ struct DeltaScanOptions {
   // Append the row-address columns (FileSetScanSpec::with_row_address); the file id is the
   // AddFile's index in snapshot()->files().
   bool with_row_address = false;
+  // Late materialization (FileSetScanSpec::prewhere); SET shoal.prewhere reaches it.
+  FileSetScanSpec::Prewhere prewhere = FileSetScanSpec::Prewhere::kAuto;
 };
 
 class DeltaTable {

@@ -349,8 +349,9 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
         ScanMetrics& m = local->rg_metrics;
         m.row_groups_read = 1;
         m.pages_read = local->stats.pages_read;
-        m.pages_total = local->stats.pages_read + local->stats.pages_skipped;
-        if (local->column_wise) m.pages_skipped_prewhere = local->stats.pages_skipped;
+        const int64_t unread = local->rg_reader->pages_unread();
+        m.pages_total = local->stats.pages_read + local->stats.pages_skipped + unread;
+        if (local->column_wise) m.pages_skipped_prewhere = local->stats.pages_skipped + unread;
         m.bytes_read = local->stats.bytes_read;
         AddMetrics(m);
         local->stats = {};

@@ -32,7 +32,8 @@ class ParquetFileSet {
   int64_t total_rows() const { return total_rows_; }
 
   Result<std::unique_ptr<FileSetScan>> Plan(std::vector<int> columns, std::vector<expr::ExprPtr> filters,
-                                            int64_t batch_rows = 2048, int64_t limit_hint = -1) const;
+                                            int64_t batch_rows = 2048, int64_t limit_hint = -1,
+                                            FileSetScanSpec::Prewhere prewhere = FileSetScanSpec::Prewhere::kAuto) const;
 
  private:
   std::shared_ptr<io::FileSystem> fs_;

@@ -93,6 +93,8 @@ void WriteRandomFile(std::mt19937_64& rng, const std::shared_ptr<io::FileSystem>
                                               parquet::CompressionCodec::kSnappy};
   pb.compression(codecs[rng() % 3]);
   for (const char* col : {"a", "b", "c", "s", "u", "f"}) pb.dictionary(col, rng() % 2 == 0);
+  // A small dictionary page: high-cardinality columns fall back to plain pages part-way.
+  if (rng() % 3 == 0) pb.dictionary_page_bytes(64 + static_cast<int64_t>(rng() % 512));
   if (rng() % 2) pb.encoding("a", parquet::Encoding::kDeltaBinaryPacked);
   if (rng() % 2) pb.encoding("b", parquet::Encoding::kDeltaBinaryPacked);
   if (rng() % 2) pb.encoding("c", parquet::Encoding::kByteStreamSplit);
@@ -290,6 +292,69 @@ TEST_P(PrewhereRandomized, MatchesPlainScanAndBruteForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, PrewhereRandomized, ::testing::Range(0, 24));
+
+// A filter whose survivors cluster in a few pages: Prewhere reads the other columns' pages only
+// where survivors are, every page is accounted for, and the rows equal the plain scan's.
+TEST(PrewhereScan, ClusteredSurvivorsLeaveTheOtherColumnsPagesUnread) {
+  testing::TempDir dir;
+  auto fs = io::LocalFileSystem();
+  columnar::Schema schema;
+  schema.fields = {{"k", columnar::Int64(), true}, {"u", columnar::String(), true}, {"d", columnar::Float64(), true}};
+  auto table = std::make_shared<TableSchema>();
+  for (const auto& f : schema.fields) {
+    table->schema.fields.push_back(f);
+    table->columns.push_back(ColumnForType(f.name, f.type, true));
+  }
+  std::mt19937_64 rng(3);
+  const int64_t rows = 20000;
+  auto k = columnar::Vector::Make(columnar::Int64());
+  auto u = columnar::Vector::Make(columnar::String());
+  auto d = columnar::Vector::Make(columnar::Float64());
+  for (int64_t i = 0; i < rows; ++i) {
+    k->Append<int64_t>(i + static_cast<int64_t>(rng() % 400));
+    u->AppendString("user" + std::to_string(rng() % 1000000));
+    if (i % 11 == 0) d->AppendNull(); else d->Append<double>(static_cast<double>(rng() % 1000) / 8);
+  }
+  // Small pages and a small dictionary: "u" falls back to plain pages after the first ones.
+  auto props = parquet::WriterProperties::Builder().data_page_rows(500).dictionary_page_bytes(2000).Build();
+  std::string path = dir.Join("c.parquet");
+  auto w = parquet::ParquetWriter::Open(fs, path, schema, props);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_TRUE((*w)->WriteBatch(columnar::RecordBatch(std::make_shared<columnar::Schema>(schema), {k, u, d}, rows)).ok());
+  ASSERT_TRUE((*w)->Close().ok());
+  FileTask task;
+  task.path = path;
+  task.id = 0;
+  for (int64_t bound : {1, 700, 5000, 15000}) {
+    auto run = [&](FileSetScanSpec::Prewhere mode, ScanMetrics* m) -> std::vector<std::string> {
+      FileSetScanSpec spec;
+      spec.fs = fs;
+      spec.table = table;
+      spec.columns = {1, 2, 0};
+      spec.filters = {Cmp(">=", expr::ColumnRef(2, columnar::Int64(), "k"), Value::Int64(bound)),
+                      Cmp("<", expr::ColumnRef(2, columnar::Int64(), "k"), Value::Int64(bound + 300))};
+      spec.prewhere = mode;
+      spec.prune.page_index = false;
+      spec.batch_rows = 1000;
+      FileSetScan scan(spec, {task});
+      auto batches = Drain(scan);
+      EXPECT_TRUE(batches.ok()) << batches.status().ToString();
+      *m = scan.metrics();
+      return batches.ok() ? RowsAsJson(*batches) : std::vector<std::string>{};
+    };
+    ScanMetrics off, on;
+    std::vector<std::string> plain = run(FileSetScanSpec::Prewhere::kOff, &off);
+    std::vector<std::string> lazy = run(FileSetScanSpec::Prewhere::kOn, &on);
+    ASSERT_FALSE(plain.empty());
+    EXPECT_EQ(lazy, plain) << "bound " << bound;
+    // Every data page of the three columns is read or counted as skipped.
+    EXPECT_GE(on.pages_read + on.pages_skipped_prewhere, 3 * 40) << "bound " << bound;
+    // k's 40 pages and its dictionary, then up to four pages (and maybe the dictionary) of each
+    // other column.
+    EXPECT_LE(on.pages_read, 41 + 2 * 5) << "bound " << bound;
+    EXPECT_GT(off.pages_read, 100) << "bound " << bound;
+  }
+}
 
 TEST(ConjunctOrder, PutsTheCheapestMostSelectiveConjunctFirst) {
   ConjunctOrder order({1, 1, 1});

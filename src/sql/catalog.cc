@@ -25,7 +25,7 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
   }
   auto table = scan::DeltaTable::Open(fs_, root, at);
   if (!table.ok()) return table.status().WithContext("table " + name.ToString());
-  return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString()));
+  return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString(), fs_));
 }
 
 Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columnar::Value& v) {

@@ -95,10 +95,10 @@ TEST_F(DatabaseTest, SetAndResetReturnEmptyResults) {
   EXPECT_EQ(r2->statement_type(), "RESET");
 }
 
-TEST_F(DatabaseTest, UnimplementedStatementsAreNotSupported) {
-  Status st = Err("DESCRIBE LAYOUT t");
-  EXPECT_TRUE(st.IsNotSupported()) << st.ToString();
-  EXPECT_NE(st.message().find("is not supported yet"), std::string::npos) << st.ToString();
+TEST_F(DatabaseTest, DescribeLayoutOfAMissingTableNamesIt) {
+  Status st = Err("DESCRIBE LAYOUT no_such_table");
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.ToString().find("no_such_table"), std::string::npos) << st.ToString();
 }
 
 TEST_F(DatabaseTest, ErrorsNameTheProblem) {

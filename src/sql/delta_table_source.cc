@@ -1,5 +1,7 @@
 #include "sql/delta_table_source.h"
 
+#include "sql/query_log_recorder.h"
+
 namespace shoal::sql {
 namespace {
 
@@ -29,12 +31,22 @@ class FileSetScanAdapter final : public Scan {
 
 }  // namespace
 
+scan::FileSetScanSpec::Prewhere ToScanPrewhere(PrewhereMode mode) {
+  switch (mode) {
+    case PrewhereMode::kOn: return scan::FileSetScanSpec::Prewhere::kOn;
+    case PrewhereMode::kOff: return scan::FileSetScanSpec::Prewhere::kOff;
+    case PrewhereMode::kAuto: break;
+  }
+  return scan::FileSetScanSpec::Prewhere::kAuto;
+}
+
 std::unique_ptr<Scan> MakeFileSetScan(std::unique_ptr<scan::FileSetScan> scan) {
   return std::make_unique<FileSetScanAdapter>(std::move(scan));
 }
 
-DeltaTableSource::DeltaTableSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name)
-    : table_(std::move(table)), name_(std::move(display_name)) {}
+DeltaTableSource::DeltaTableSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name,
+                                   std::shared_ptr<io::FileSystem> log_fs)
+    : table_(std::move(table)), name_(std::move(display_name)), log_fs_(std::move(log_fs)) {}
 
 std::string DeltaTableSource::ToString() const {
   return "delta_scan(" + name_ + ", version " + std::to_string(table_->snapshot()->version()) + ")";
@@ -46,8 +58,9 @@ Result<std::unique_ptr<Scan>> DeltaTableSource::Open(const ScanRequest& request)
   o.filters = request.filters;
   o.batch_rows = request.batch_size > 0 ? request.batch_size : 2048;
   o.limit_hint = request.limit_hint;
+  o.prewhere = ToScanPrewhere(request.prewhere);
   ASSIGN_OR_RETURN(auto scan, table_->Plan(o));
-  return MakeFileSetScan(std::move(scan));
+  return RecordQueryShape(MakeFileSetScan(std::move(scan)), log_fs_, table_, request);
 }
 
 std::string ParquetFilesSource::ToString() const {
@@ -59,7 +72,8 @@ std::string ParquetFilesSource::ToString() const {
 
 Result<std::unique_ptr<Scan>> ParquetFilesSource::Open(const ScanRequest& request) const {
   ASSIGN_OR_RETURN(auto scan, files_->Plan(request.columns, request.filters,
-                                           request.batch_size > 0 ? request.batch_size : 2048, request.limit_hint));
+                                           request.batch_size > 0 ? request.batch_size : 2048, request.limit_hint,
+                                           ToScanPrewhere(request.prewhere)));
   return MakeFileSetScan(std::move(scan));
 }
 

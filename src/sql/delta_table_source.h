@@ -17,7 +17,10 @@ namespace shoal::sql {
 
 class DeltaTableSource final : public TableSource {
  public:
-  DeltaTableSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name);
+  // With `log_fs`, scans of tables with shoal.localSort.auto record their filter shapes
+  // (query_log_recorder.h).
+  DeltaTableSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name,
+                   std::shared_ptr<io::FileSystem> log_fs = nullptr);
 
   const columnar::Schema& schema() const override { return table_->schema()->schema; }
   std::string ToString() const override;
@@ -30,6 +33,7 @@ class DeltaTableSource final : public TableSource {
  private:
   std::shared_ptr<const scan::DeltaTable> table_;
   std::string name_;
+  std::shared_ptr<io::FileSystem> log_fs_;
 };
 
 class ParquetFilesSource final : public TableSource {
@@ -48,5 +52,7 @@ class ParquetFilesSource final : public TableSource {
 
 // Wraps a planned FileSetScan as an engine Scan.
 std::unique_ptr<Scan> MakeFileSetScan(std::unique_ptr<scan::FileSetScan> scan);
+// The scan layer's Prewhere switch for a ScanRequest's mode.
+scan::FileSetScanSpec::Prewhere ToScanPrewhere(PrewhereMode mode);
 
 }  // namespace shoal::sql

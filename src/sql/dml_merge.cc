@@ -2,6 +2,8 @@
 // then per joined row the first WHEN clause of its kind whose condition holds.
 #include <strings.h>
 
+#include <algorithm>
+
 #include "delta/table_path.h"
 #include "expr/evaluate.h"
 #include "sql/dml.h"
@@ -32,6 +34,51 @@ Result<int> SourceColumn(const LogicalOperator& source, const std::string& name,
     if (NameEq(source.columns[j].name, name)) return static_cast<int>(j);
   }
   return Status::Binder(std::string("cannot resolve ") + name + " in " + what + ": the source has no column " + name);
+}
+
+// An equi-join conjunct of the ON condition: `target` over table columns, `source` over the
+// join output's source columns.
+struct MergeKey {
+  expr::ExprPtr target;
+  expr::ExprPtr source;
+};
+
+// Beyond this many distinct source keys the MERGE records a whole-table read instead.
+constexpr size_t kMaxReadKeys = 1024;
+
+// `key.target IN (the distinct non-NULL source key values)`; a never-true predicate for an empty
+// source; null when there are too many keys.
+Result<expr::ExprPtr> SourceKeysIn(const MergeKey& key, const std::vector<columnar::BatchPtr>& batches,
+                                   int marker, expr::EvalContext& ctx) {
+  std::vector<columnar::Value> values;
+  for (const auto& batch : batches) {
+    if (batch->num_rows == 0) continue;
+    ASSIGN_OR_RETURN(columnar::VectorPtr v, expr::Evaluate(*key.source, *batch, ctx));
+    const columnar::Vector& mark = *batch->columns[static_cast<size_t>(marker)];
+    for (int64_t i = 0; i < batch->num_rows; ++i) {
+      if (!mark.IsValid(i) || !v->IsValid(i)) continue;
+      values.push_back(columnar::Value::FromVector(*v, i));
+    }
+    std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.Compare(b) < 0; });
+    values.erase(std::unique(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.Compare(b) == 0; }),
+                 values.end());
+    if (values.size() > kMaxReadKeys) return expr::ExprPtr();
+  }
+  if (values.empty()) return expr::Literal(columnar::Value::Boolean(false));
+  std::vector<expr::ExprPtr> list;
+  list.reserve(values.size());
+  for (auto& v : values) list.push_back(expr::Literal(std::move(v)));
+  return expr::In(key.target, std::move(list));
+}
+
+Status RecordMergeRead(txn::Transaction* txn, std::vector<expr::ExprPtr> conjuncts, expr::ExprPtr keys) {
+  if (keys) conjuncts.push_back(std::move(keys));
+  expr::ExprPtr p = conjuncts[0];
+  if (conjuncts.size() > 1) {
+    ASSIGN_OR_RETURN(p, expr::And(conjuncts));
+  }
+  txn->ReadPredicate(p, p->ToString());
+  return Status::OK();
 }
 
 }  // namespace
@@ -150,28 +197,48 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
     }
   }
 
-  // ---- read set: the ON condition's target-only conjuncts, or the whole table
+  // ---- read set: the ON condition's target-only conjuncts and, without NOT MATCHED BY SOURCE,
+  // the target side of an equi-join conjunct IN the source's key values (recorded after the
+  // join, which then keeps every source row); else the whole table.
+  std::vector<expr::ExprPtr> target_only;
+  MergeKey key;
   {
-    std::vector<expr::ExprPtr> conj, target_only;
+    std::vector<expr::ExprPtr> conj;
     SplitConjuncts(on, &conj);
     std::vector<int> to_table(static_cast<size_t>(rid + 1), -1);
     for (int col = 0; col < n; ++col) to_table[static_cast<size_t>(tbase + col)] = col;
-    for (const auto& c : conj) {
-      auto cols = expr::CollectColumns(*c);
+    auto only_target = [&](const expr::Expr& e) {
+      auto cols = expr::CollectColumns(e);
       bool only = !cols.empty();
       for (int x : cols) only = only && x >= tbase && x < fid;
-      if (!only) continue;
-      ASSIGN_OR_RETURN(auto r, expr::RemapColumns(c, to_table));
-      target_only.push_back(r);
-    }
-    if (has_by_source || target_only.empty()) {
-      target.txn->ReadWholeTable();
-    } else {
-      expr::ExprPtr p = target_only[0];
-      if (target_only.size() > 1) {
-        ASSIGN_OR_RETURN(p, expr::And(target_only));
+      return only;
+    };
+    auto only_source = [&](const expr::Expr& e) {
+      auto cols = expr::CollectColumns(e);
+      bool only = !cols.empty();
+      for (int x : cols) only = only && x < L;
+      return only;
+    };
+    for (const auto& c : conj) {
+      if (only_target(*c)) {
+        ASSIGN_OR_RETURN(auto r, expr::RemapColumns(c, to_table));
+        target_only.push_back(r);
+        continue;
       }
-      target.txn->ReadPredicate(p, p->ToString());
+      bool eq = c->kind == expr::ExprKind::kFunction && c->name == "=" && c->args.size() == 2;
+      if (has_by_source || key.source || !eq) continue;
+      for (int side = 0; side < 2; ++side) {
+        const expr::ExprPtr& t = c->args[static_cast<size_t>(side)];
+        const expr::ExprPtr& src = c->args[static_cast<size_t>(1 - side)];
+        if (key.source || !only_target(*t) || !only_source(*src)) continue;
+        ASSIGN_OR_RETURN(key.target, expr::RemapColumns(t, to_table));
+        key.source = src;
+      }
+    }
+    if (has_by_source || (target_only.empty() && !key.source)) {
+      target.txn->ReadWholeTable();
+    } else if (!key.source) {
+      RETURN_NOT_OK(RecordMergeRead(target.txn, target_only, nullptr));
     }
   }
 
@@ -189,8 +256,11 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
   auto tsource = std::make_shared<DmlTargetSource>(target.table, target.table->snapshot()->table_root());
   LogicalPtr right = MakeTargetGet(tsource);
   auto join = std::make_unique<LogicalOperator>(LogicalKind::kJoin);
-  join->join_type = has_not_matched ? (has_by_source ? LogicalJoinType::kFull : LogicalJoinType::kLeft)
-                                    : (has_by_source ? LogicalJoinType::kRight : LogicalJoinType::kInner);
+  // With a key, unmatched source rows are kept too (no clause applies to them without WHEN NOT
+  // MATCHED) so that all of the source's key values reach the read set.
+  join->join_type = has_not_matched || key.source
+                        ? (has_by_source ? LogicalJoinType::kFull : LogicalJoinType::kLeft)
+                        : (has_by_source ? LogicalJoinType::kRight : LogicalJoinType::kInner);
   for (const auto& f : left->columns) join->columns.push_back({f.name, f.type, true});
   for (const auto& f : right->columns) join->columns.push_back({f.name, f.type, true});
   join->children.push_back(std::move(left));
@@ -284,6 +354,14 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
     ASSIGN_OR_RETURN(std::string path, delta::ResolveTablePath(target.table->snapshot()->table_root(), a.path));
     target.staged_files->push_back(std::move(path));
     target.txn->AddFile(std::move(a));
+  }
+  if (key.source) {
+    ASSIGN_OR_RETURN(expr::ExprPtr keys, SourceKeysIn(key, batches, marker, ectx));
+    if (keys) {
+      RETURN_NOT_OK(RecordMergeRead(target.txn, target_only, keys));
+    } else {
+      target.txn->ReadWholeTable();
+    }
   }
   RETURN_NOT_OK(table::RecordRowReads(*target.table, target.txn, read));
   ASSIGN_OR_RETURN(table::RowDeleteStats st,

@@ -67,6 +67,7 @@ std::string PhysicalTableScan::Details() const {
 Result<std::unique_ptr<SourceState>> PhysicalTableScan::OpenSource(ExecContext& ctx) {
   ScanRequest r = request_;
   r.batch_size = ctx.batch_size;
+  r.prewhere = ctx.prewhere;
   ASSIGN_OR_RETURN(std::unique_ptr<Scan> scan, source_->Open(r));
   return std::unique_ptr<SourceState>(new ScanSourceState(std::move(scan)));
 }

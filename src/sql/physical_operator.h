@@ -26,6 +26,7 @@
 #include "expr/evaluate.h"
 #include "shoal/database.h"
 #include "shoal/status.h"
+#include "sql/table_function.h"
 
 namespace shoal::sql {
 
@@ -43,6 +44,7 @@ struct ExecContext {
   ThreadPool* pool = nullptr;               // null: run single-threaded
   const std::atomic<bool>* interrupted = nullptr;
   int64_t statement_timestamp = 0;          // current_timestamp for the statement
+  PrewhereMode prewhere = PrewhereMode::kAuto;  // SET shoal.prewhere, for every table scan
 
   std::mutex metrics_mu;
   ScanMetrics scan_metrics;                 // summed over all scans

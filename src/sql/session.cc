@@ -125,6 +125,10 @@ void Session::InitContext(ExecContext* ctx) const {
   ctx->pool = db_->pool.get();
   ctx->interrupted = interrupted_;
   ctx->statement_timestamp = NowMicros();
+  if (auto prewhere = Setting("shoal.prewhere")) {
+    auto mode = ParsePrewhereMode(*prewhere);  // validated by SET
+    if (mode.ok()) ctx->prewhere = *mode;
+  }
 }
 
 Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {

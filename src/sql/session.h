@@ -118,6 +118,9 @@ class Session {
   std::vector<StatementWrite> writes_;                             // the current statement's
 };
 
+// The value of SET shoal.prewhere: 'auto', 'on' (or true), 'off' (or false), any case.
+Result<PrewhereMode> ParsePrewhereMode(const std::string& value);
+
 // The result of INSERT and CTAS as Databricks returns it: num_affected_rows, num_inserted_rows.
 QueryResult InsertedRowsResult(int64_t rows);
 

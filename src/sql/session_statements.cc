@@ -6,6 +6,7 @@
 
 #include "sql/database_impl.h"
 #include "sql/executor.h"
+#include "sql/explain_analyze.h"
 #include "sql/query_result_impl.h"
 #include "sql/session.h"
 
@@ -44,6 +45,14 @@ std::vector<std::string> SplitLines(const std::string& text) {
 
 }  // namespace
 
+Result<PrewhereMode> ParsePrewhereMode(const std::string& value) {
+  std::string v = Lower(value);
+  if (v == "auto") return PrewhereMode::kAuto;
+  if (v == "on" || v == "true") return PrewhereMode::kOn;
+  if (v == "off" || v == "false") return PrewhereMode::kOff;
+  return Status::InvalidArgument("SET shoal.prewhere: expected 'on', 'off' or 'auto', got '" + value + "'");
+}
+
 Result<QueryResult> Session::RunExplain(const Statement& s) {
   const auto& e = s.As<ExplainStatement>();
   if (e.statement->kind != StatementKind::kSelect) {
@@ -67,13 +76,20 @@ Result<QueryResult> Session::RunExplain(const Statement& s) {
   ScanMetrics m = ctx.scan_metrics;
   m.rows_returned = rows;
   m.elapsed_ms = static_cast<int64_t>(ms);
+  for (std::string& l : PruningReport(m)) lines.push_back(std::move(l));
   lines.push_back("ScanMetrics: " + m.ToJson());
   return LinesResult("explain", lines);
 }
 
 Result<QueryResult> Session::RunSet(const Statement& s) {
   const auto& set = s.As<SetStatement>();
-  settings_[Lower(set.key)] = set.value.text;
+  std::string key = Lower(set.key);
+  std::string value = set.value.text;
+  if (key == "shoal.prewhere") {
+    RETURN_NOT_OK(ParsePrewhereMode(value).status());
+    value = Lower(value);
+  }
+  settings_[key] = value;
   return QueryResult();
 }
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "delta/deletion_vector.h"
 #include "delta/parquet_checkpoint_reader.h"
 #include "delta/table_path.h"
 #include "expr/evaluate.h"
@@ -50,7 +51,7 @@ class SqlWrite : public ::testing::Test {
   std::unique_ptr<Connection> conn_;
 };
 
-TEST_F(SqlWrite, PartitionedIdentityTableIsValidCheckpointedAndReadableByDuckDb) {
+TEST_F(SqlWrite, PartitionedIdentityTableWithDeletionVectorsIsValidAndReadableByDuckDb) {
   MustQuery(*conn_,
             "CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY, p STRING, v DOUBLE) PARTITIONED BY (p)");
   for (int i = 0; i < 11; ++i) {
@@ -92,16 +93,50 @@ TEST_F(SqlWrite, PartitionedIdentityTableIsValidCheckpointedAndReadableByDuckDb)
     EXPECT_EQ(MustQuery(*c2, "SELECT count(*) FROM t VERSION AS OF 10"), std::vector<std::string>{"20"});
   }
 
+  // Deletion vectors (DELETE, and UPDATE's old row versions) on top: DuckDB must read the data
+  // files to shoal's rows once the rows each file's DV marks are left out.
+  // A 100-row file, so row deletes land in a deletion vector rather than removing whole files.
+  MustQuery(*conn_, "INSERT INTO t (p, v) SELECT 'bulk', i + 0.25 FROM range(100) AS r(i)");
+  int deletes = 0, updates = 0;
+  for (int id = 1; id <= 122; ++id) {
+    if (id % 5 == 0) ++deletes;
+    else if (id % 7 == 0) ++updates;
+  }
+  EXPECT_EQ(MustQuery(*conn_, "DELETE FROM t WHERE id % 5 = 0"), std::vector<std::string>{std::to_string(deletes)});
+  EXPECT_EQ(MustQuery(*conn_, "UPDATE t SET v = v + 100 WHERE id % 7 = 0"),
+            std::vector<std::string>{std::to_string(updates)});
+  rows = MustQuery(*conn_, "SELECT id, p, v FROM t ORDER BY id");
+  ASSERT_EQ(rows.size(), static_cast<size_t>(122 - deletes));
+  snap = delta::Snapshot::Load(fs, root, so);
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  violations = table::ValidateTableLog(*fs, root);
+  ASSERT_TRUE(violations.ok()) << violations.status().ToString();
+  EXPECT_TRUE(violations->empty()) << table::FormatViolations(*violations);
+
   std::string duck = testing::DuckDbCommand();
   if (duck.empty()) GTEST_SKIP() << "DuckDB (build/duckdb) not installed";
   std::string list;
+  std::string deleted;  // (file, row) pairs the DVs mark
+  int files_with_dv = 0;
   for (const auto& add : (*snap)->files()) {
     auto local = delta::ResolveTablePath(root, add.path);
     ASSERT_TRUE(local.ok());
     list += (list.empty() ? "'" : ", '") + *local + "'";
+    if (!add.deletion_vector) continue;
+    auto dv = delta::DeletionVector::Load(*fs, root, *add.deletion_vector);
+    ASSERT_TRUE(dv.ok()) << dv.status().ToString();
+    ++files_with_dv;
+    for (uint64_t r : dv->ToVector()) {
+      deleted += (deleted.empty() ? "('" : ", ('") + *local + "', " + std::to_string(r) + ")";
+    }
   }
+  EXPECT_GT(files_with_dv, 0) << "the DELETE and UPDATE should have written deletion vectors";
+  if (deleted.empty()) deleted = "('', -1)";
   std::string out;
-  std::string sql = "SELECT id, p, v FROM read_parquet([" + list + "], hive_partitioning=true) ORDER BY id";
+  std::string sql = "SELECT f.id, f.p, f.v FROM read_parquet([" + list +
+                    "], hive_partitioning=true, filename=true, file_row_number=true) AS f LEFT JOIN (VALUES " +
+                    deleted +
+                    ") AS d(fn, rn) ON f.filename = d.fn AND f.file_row_number = d.rn WHERE d.fn IS NULL ORDER BY f.id";
   ASSERT_EQ(testing::RunCommand(duck + " \"" + sql + "\"", &out), 0) << out;
   std::vector<std::string> duck_rows;
   std::istringstream lines(out);

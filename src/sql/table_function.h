@@ -26,6 +26,10 @@
 
 namespace shoal::sql {
 
+// Late materialization for sources that support it (SET shoal.prewhere): kAuto reads the
+// other columns lazily while the filter is selective, kOn always, kOff never.
+enum class PrewhereMode : uint8_t { kAuto, kOn, kOff };
+
 // What the planner asks a source to read.
 struct ScanRequest {
   // Indices into the source's schema, in output order.
@@ -36,6 +40,7 @@ struct ScanRequest {
   int batch_size = 2048;
   // Stop after roughly this many rows when >= 0 (a LIMIT with nothing in between).
   int64_t limit_hint = -1;
+  PrewhereMode prewhere = PrewhereMode::kAuto;
 };
 
 // Per-worker state of a scan (decoders, buffers); sources define their own.

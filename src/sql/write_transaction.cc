@@ -7,6 +7,7 @@
 #include "delta/deletion_vector.h"
 #include "delta/parquet_checkpoint_reader.h"
 #include "delta/table_path.h"
+#include "sql/added_rows_scan_matcher.h"
 #include "table/checkpoint_writer.h"
 
 namespace shoal::sql {
@@ -159,6 +160,7 @@ txn::TransactionOptions SqlTransactionOptions(const std::shared_ptr<io::FileSyst
   o.operation = operation;
   o.operation_parameters = std::move(parameters);
   o.app_txn = std::move(app_txn);
+  o.matcher = std::make_shared<ScanAddedRowsMatcher>(fs);
   o.checkpoint_hook = [fs, root](int64_t version) -> Status {
     delta::SnapshotOptions so;
     so.version = version;

@@ -1,6 +1,7 @@
 #include "table/external_sorter.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
@@ -54,6 +55,74 @@ parquet::WriterProperties SpillProperties(int64_t memory_limit) {
       .Build();
 }
 
+// Rows `perm[0..n)` of one flat column into a new vector: one typed pass per column, no
+// per-value calls; strings of up to 16 bytes are copied as two fixed 8-byte words.
+columnar::VectorPtr GatherFlat(const Vector& v, const uint32_t* perm, int64_t n) {
+  auto out = std::make_shared<Vector>(v.type());
+  if (v.MayHaveNulls()) {
+    std::vector<uint8_t>& val = out->validity();
+    val.resize(static_cast<size_t>(n));
+    const uint8_t* src = v.validity().data();
+    for (int64_t i = 0; i < n; ++i) val[i] = src[perm[i]];
+  }
+  if (v.type()->IsStringLike()) {
+    const int64_t* so = v.offsets();
+    const uint8_t* sb = v.bytes().data();
+    const int64_t src_size = static_cast<int64_t>(v.bytes().size());
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; ++i) total += so[perm[i] + 1] - so[perm[i]];
+    out->values().Resize(sizeof(int64_t) * static_cast<size_t>(n + 1));
+    out->bytes().Resize(static_cast<size_t>(total) + 16);
+    int64_t* dof = out->offsets();
+    uint8_t* db = out->bytes().data();
+    int64_t pos = 0;
+    dof[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t from = so[perm[i]];
+      const int64_t len = so[perm[i] + 1] - from;
+      if (len <= 16 && from + 16 <= src_size) {
+        std::memcpy(db + pos, sb + from, 16);  // the slack past `total` absorbs the overrun
+      } else if (len > 0) {
+        std::memcpy(db + pos, sb + from, static_cast<size_t>(len));
+      }
+      pos += len;
+      dof[i + 1] = pos;
+    }
+    out->bytes().Resize(static_cast<size_t>(total));
+  } else {
+    const int w = v.type()->SlotWidth();
+    out->values().Resize(static_cast<size_t>(n) * static_cast<size_t>(w));
+    auto copy = [&](auto tag) {
+      using T = decltype(tag);
+      const T* src = v.data<T>();
+      T* dst = out->data<T>();
+      for (int64_t i = 0; i < n; ++i) dst[i] = src[perm[i]];
+    };
+    switch (w) {
+      case 1: copy(uint8_t{}); break;
+      case 2: copy(uint16_t{}); break;
+      case 4: copy(uint32_t{}); break;
+      case 8: copy(uint64_t{}); break;
+      default: copy(columnar::int128_t{}); break;
+    }
+  }
+  out->SetLength(n);
+  return out;
+}
+
+// Rows `perm[0..n)` of `b`, column by column (nested columns through columnar::Gather).
+BatchPtr GatherRows(const RecordBatch& b, const uint32_t* perm, int64_t n) {
+  auto out = std::make_shared<RecordBatch>();
+  out->schema = b.schema;
+  out->num_rows = n;
+  for (const auto& c : b.columns) {
+    const columnar::DataType& t = *c->type();
+    bool flat = !t.IsNested() && t.id() != columnar::TypeId::kNull;
+    out->columns.push_back(flat ? GatherFlat(*c, perm, n) : columnar::Gather(*c, perm, n));
+  }
+  return out;
+}
+
 }  // namespace
 
 // A sorted stream of rows with their keys, consumed chunk by chunk by the merge.
@@ -76,7 +145,7 @@ class ExternalSorter::MemorySource : public ExternalSorter::Source {
   Result<BatchPtr> Next(int64_t max_rows) override {
     int64_t n = std::min<int64_t>(max_rows, static_cast<int64_t>(b_.perm.size()) - pos_);
     if (n <= 0) return BatchPtr();
-    auto out = columnar::GatherBatch(*b_.rows, b_.perm.data() + pos_, n);
+    auto out = GatherRows(*b_.rows, b_.perm.data() + pos_, n);
     pos_ += n;
     return out;
   }
@@ -164,9 +233,10 @@ ExternalSorter::~ExternalSorter() {
 }
 
 int64_t ExternalSorter::RowCost() const {
-  // Key bytes plus the permutation and the radix sort's scratch permutation.
-  int key = options_.mode == LocalSortMode::kZOrder ? 8 + 16 : lex_->width();
-  return key + 8;
+  // Key bytes and the sort's scratch (the permutation takes the place of half the scratch).
+  // Z-order keys are 8 bytes; computing them briefly needs 36 bytes per row, less than the sort.
+  int key = options_.mode == LocalSortMode::kZOrder ? 8 : lex_->width();
+  return key + kSortBytesPerRow;
 }
 
 int64_t ExternalSorter::buffered_bytes() const { return buffered_raw_ + buffered_rows_ * RowCost(); }
@@ -227,7 +297,7 @@ Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
   buffered_raw_ = 0;
   RETURN_NOT_OK(EnsureKeyEncoder(*out.rows));
   KeyRows keys = Encode(*out.rows);
-  Track(raw + keys.memory_bytes() + 2 * static_cast<int64_t>(sizeof(uint32_t)) * out.rows->num_rows);
+  Track(raw + keys.memory_bytes() + kSortBytesPerRow * out.rows->num_rows);
   out.perm = SortKeyRows(keys);
   return out;
 }
@@ -251,7 +321,7 @@ Status ExternalSorter::Spill() {
   const int64_t chunk = std::clamp<int64_t>(options_.memory_limit / 16 / per_row, 1, 64 * 1024);
   for (int64_t pos = 0; pos < n; pos += chunk) {
     int64_t m = std::min(chunk, n - pos);
-    auto part = columnar::GatherBatch(*sorted.rows, sorted.perm.data() + pos, m);
+    auto part = GatherRows(*sorted.rows, sorted.perm.data() + pos, m);
     RETURN_NOT_OK(writer->WriteBatch(*part));
     Track(held + HeldBytes(*part) + writer->buffered_bytes());
   }

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <numeric>
 
 namespace shoal::table {
 
@@ -243,59 +242,186 @@ int CompareKeyRows(const KeyRows& a, int64_t i, const KeyRows& b, int64_t j) {
   return std::memcmp(x + pos, y + pos, static_cast<size_t>(a.width - pos));
 }
 
-std::vector<uint32_t> RadixSortKeyRows(const KeyRows& keys) {
-  const int64_t n = keys.num_rows();
-  const int w = keys.width;
-  std::vector<uint32_t> perm(static_cast<size_t>(n));
-  std::iota(perm.begin(), perm.end(), 0u);
-  if (n < 2) return perm;
-  std::vector<uint32_t> counts(static_cast<size_t>(w) * 256, 0);
-  const uint8_t* k = keys.bytes.data();
-  for (int64_t i = 0; i < n; ++i) {
-    const uint8_t* r = k + i * w;
-    for (int b = 0; b < w; ++b) ++counts[static_cast<size_t>(b) * 256 + r[b]];
-  }
-  std::vector<uint32_t> tmp(static_cast<size_t>(n));
-  for (int b = w - 1; b >= 0; --b) {
-    uint32_t* c = counts.data() + static_cast<size_t>(b) * 256;
-    bool constant = false;
-    for (int d = 0; d < 256 && !constant; ++d) constant = c[d] == static_cast<uint32_t>(n);
-    if (constant) continue;
-    uint32_t sum = 0;
-    for (int d = 0; d < 256; ++d) {
-      uint32_t x = c[d];
-      c[d] = sum;
-      sum += x;
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t row = perm[static_cast<size_t>(i)];
-      tmp[c[k[static_cast<size_t>(row) * w + b]]++] = row;
-    }
-    perm.swap(tmp);
-  }
-  return perm;
-}
+namespace {
 
-std::vector<uint32_t> SortKeyRows(const KeyRows& keys) {
-  // LSD radix costs one pass per varying byte; beyond 16 bytes a comparison sort wins.
-  if (keys.tie_breaks.empty() && keys.width <= 16) return RadixSortKeyRows(keys);
-  const int64_t n = keys.num_rows();
-  std::vector<uint32_t> perm(static_cast<size_t>(n));
-  std::iota(perm.begin(), perm.end(), 0u);
-  const int w = keys.width;
-  const uint8_t* k = keys.bytes.data();
-  if (keys.tie_breaks.empty()) {
-    std::sort(perm.begin(), perm.end(), [&](uint32_t x, uint32_t y) {
-      int r = std::memcmp(k + static_cast<size_t>(x) * w, k + static_cast<size_t>(y) * w, static_cast<size_t>(w));
-      return r < 0 || (r == 0 && x < y);
-    });
-  } else {
-    std::sort(perm.begin(), perm.end(), [&](uint32_t x, uint32_t y) {
-      int r = CompareKeyRows(keys, x, keys, y);
-      return r < 0 || (r == 0 && x < y);
-    });
+// A row and up to 8 bytes of its key, packed big-endian into an integer (so integer order is
+// memcmp order).
+struct SortItem {
+  uint64_t key;
+  uint32_t row;
+};
+static_assert(2 * sizeof(SortItem) <= kSortBytesPerRow);
+
+inline bool ItemLess(const SortItem& a, const SortItem& b) { return a.key < b.key || (a.key == b.key && a.row < b.row); }
+
+// Sorts rows by their key bytes. Only the byte positions that differ between some rows take
+// part; they are cut into steps of at most 8 positions, and a step is loaded as one integer
+// per row. The first step sorts all rows; each later step sorts only a run of rows that was
+// equal on every earlier step. A long string's segment ends in a tie-break step: a run equal
+// up to there whose strings are long is ordered by comparing full values (CompareKeyRows).
+// Integer sorting is MSD radix on the most significant varying byte, until a range varies in
+// at most two bytes (then LSD radix) or is small (then std::sort). Equal keys stay in row
+// order (every sort orders by (key, row)), so the result is stable.
+class KeyRowSorter {
+ public:
+  KeyRowSorter(const KeyRows& keys, bool use_tie_breaks) : keys_(keys) {
+    const int w = keys.width;
+    const int64_t n = keys.num_rows();
+    // Positions where some row differs from row 0.
+    std::vector<uint8_t> diff(static_cast<size_t>(w), 0);
+    const uint8_t* k = keys.bytes.data();
+    for (int64_t i = 1; i < n; ++i) {
+      const uint8_t* r = k + i * w;
+      for (int b = 0; b < w; ++b) diff[b] |= static_cast<uint8_t>(r[b] ^ k[b]);
+    }
+    size_t t = 0;
+    std::vector<int> cur;
+    auto close_chunk = [&] {
+      if (!cur.empty()) steps_.push_back(Step{std::move(cur), -1});
+      cur.clear();
+    };
+    for (int b = 0; b < w; ++b) {
+      if (diff[b]) {
+        cur.push_back(b);
+        if (cur.size() == 8) close_chunk();
+      }
+      if (use_tie_breaks && t < keys.tie_breaks.size() && keys.tie_breaks[t].end == b + 1) {
+        close_chunk();
+        steps_.push_back(Step{{}, static_cast<int>(t)});
+        ++t;
+      }
+    }
+    close_chunk();
   }
-  return perm;
-}
+
+  std::vector<uint32_t> Run() {
+    const int64_t n = keys_.num_rows();
+    items_.resize(static_cast<size_t>(n));
+    tmp_.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) items_[i].row = static_cast<uint32_t>(i);
+    Refine(items_.data(), tmp_.data(), n, 0);
+    std::vector<SortItem>().swap(tmp_);  // the permutation replaces the scratch, not adds to it
+    std::vector<uint32_t> perm(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) perm[i] = items_[i].row;
+    return perm;
+  }
+
+ private:
+  struct Step {
+    std::vector<int> positions;  // key byte offsets, most significant first (empty: tie-break)
+    int tie_break = -1;          // index into keys_.tie_breaks
+  };
+
+  // Orders a[0..n), whose rows are equal on every step before `s` and in row order.
+  void Refine(SortItem* a, SortItem* tmp, int64_t n, size_t s) {
+    while (n > 1 && s < steps_.size()) {
+      const Step& step = steps_[s];
+      if (step.tie_break >= 0) {
+        const KeyRows::TieBreak& tb = keys_.tie_breaks[static_cast<size_t>(step.tie_break)];
+        uint8_t len = keys_.row(a[0].row)[tb.end - 1];  // the same for every row of the run
+        if (tb.descending) len = static_cast<uint8_t>(~len);
+        if (len == SortKeyEncoder::kStringPrefix + 1) {
+          std::sort(a, a + n, [this](const SortItem& x, const SortItem& y) {
+            int r = CompareKeyRows(keys_, x.row, keys_, y.row);
+            return r < 0 || (r == 0 && x.row < y.row);
+          });
+          return;
+        }
+        ++s;
+        continue;
+      }
+      Load(a, n, step.positions);
+      SortByKey(a, tmp, n);
+      if (s + 1 == steps_.size()) return;
+      // Runs of equal keys go on to the next step.
+      int64_t i = 0;
+      while (i < n) {
+        int64_t j = i + 1;
+        while (j < n && a[j].key == a[i].key) ++j;
+        if (j - i > 1) Refine(a + i, tmp + i, j - i, s + 1);
+        i = j;
+      }
+      return;
+    }
+  }
+
+  void Load(SortItem* a, int64_t n, const std::vector<int>& pos) const {
+    const uint8_t* k = keys_.bytes.data();
+    const int64_t w = keys_.width;
+    const int shift = 8 * (8 - static_cast<int>(pos.size()));
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t* r = k + a[i].row * w;
+      uint64_t v = 0;
+      for (int p : pos) v = (v << 8) | r[p];
+      a[i].key = v << shift;
+    }
+  }
+
+  // Sorts a[0..n) by (key, row); `tmp` is scratch of n items.
+  static void SortByKey(SortItem* a, SortItem* tmp, int64_t n) {
+    if (n < 64) {
+      std::sort(a, a + n, ItemLess);
+      return;
+    }
+    uint64_t diff = 0;
+    const uint64_t first = a[0].key;
+    for (int64_t i = 1; i < n; ++i) diff |= a[i].key ^ first;
+    if (diff == 0) return;
+    int varying[8];
+    int nv = 0;
+    for (int b = 0; b < 8; ++b) {
+      if ((diff >> (8 * b)) & 0xFF) varying[nv++] = b;
+    }
+    if (nv <= 2) {
+      LsdSort(a, tmp, n, varying, nv);
+      return;
+    }
+    // MSD pass on the most significant varying byte, then each bucket on its own.
+    const int shift = 8 * varying[nv - 1];
+    int64_t counts[256] = {};
+    for (int64_t i = 0; i < n; ++i) ++counts[(a[i].key >> shift) & 0xFF];
+    int64_t starts[257];
+    starts[0] = 0;
+    for (int d = 0; d < 256; ++d) starts[d + 1] = starts[d] + counts[d];
+    int64_t fill[256];
+    std::copy(starts, starts + 256, fill);
+    for (int64_t i = 0; i < n; ++i) tmp[fill[(a[i].key >> shift) & 0xFF]++] = a[i];
+    std::copy(tmp, tmp + n, a);
+    for (int d = 0; d < 256; ++d) {
+      if (counts[d] > 1) SortByKey(a + starts[d], tmp + starts[d], counts[d]);
+    }
+  }
+
+  // Stable LSD radix sort of a[0..n) on the given key bytes (least significant first).
+  static void LsdSort(SortItem* a, SortItem* tmp, int64_t n, const int* bytes, int nb) {
+    SortItem* src = a;
+    SortItem* dst = tmp;
+    for (int k = 0; k < nb; ++k) {
+      const int shift = 8 * bytes[k];
+      int64_t counts[256] = {};
+      for (int64_t i = 0; i < n; ++i) ++counts[(src[i].key >> shift) & 0xFF];
+      int64_t sum = 0;
+      for (int d = 0; d < 256; ++d) {
+        int64_t c = counts[d];
+        counts[d] = sum;
+        sum += c;
+      }
+      for (int64_t i = 0; i < n; ++i) dst[counts[(src[i].key >> shift) & 0xFF]++] = src[i];
+      std::swap(src, dst);
+    }
+    if (src != a) std::copy(src, src + n, a);
+  }
+
+  const KeyRows& keys_;
+  std::vector<Step> steps_;
+  std::vector<SortItem> items_;
+  std::vector<SortItem> tmp_;
+};
+
+}  // namespace
+
+std::vector<uint32_t> RadixSortKeyRows(const KeyRows& keys) { return KeyRowSorter(keys, false).Run(); }
+
+std::vector<uint32_t> SortKeyRows(const KeyRows& keys) { return KeyRowSorter(keys, true).Run(); }
 
 }  // namespace shoal::table

@@ -1,9 +1,9 @@
 // Normalized sort keys for LocalSort: encodes the sort columns of each row into one fixed-width,
 // memcmp-comparable byte string (order-preserving encodings of integers, floats, decimals,
 // dates/timestamps and string prefixes; NULLS FIRST/LAST; ASC/DESC), and sorts rows by those
-// keys into a permutation — LSD radix sort when the key needs no tie-break, else a comparison
-// sort whose only non-memcmp step is the full-string tie-break of long strings. Rows are never
-// moved while sorting; the caller gathers columns once by the permutation.
+// keys into a permutation — radix sort on the varying key bytes, with full-string comparisons
+// only inside runs of rows whose long strings share the key prefix. Rows are never moved while
+// sorting; the caller gathers columns once by the permutation.
 //
 // Thread-safety: SortKeyEncoder is immutable after Make and may be shared; KeyRows is built and
 // read by one thread.
@@ -77,9 +77,14 @@ class SortKeyEncoder {
 };
 
 // Sorts row indices 0..n-1 by key (stable: equal keys keep input order) and returns them.
+// Radix sort on the byte positions that vary, 8 at a time as integers (MSD, then LSD once a
+// range varies in at most two bytes); later positions are sorted only within runs equal so far,
+// and long strings are compared in full only within runs equal up to their segment. Needs at
+// most kSortBytesPerRow bytes per row at once (scratch, then the result in place of half of it).
 std::vector<uint32_t> SortKeyRows(const KeyRows& keys);
-// LSD radix sort on the key bytes (stable); only valid when keys.tie_breaks is empty. Byte
-// positions holding the same value in every row cost no pass.
+// The same sort on the key bytes alone (ignores tie_breaks: exact only without them).
 std::vector<uint32_t> RadixSortKeyRows(const KeyRows& keys);
+// Bytes per row SortKeyRows holds at its peak (two arrays of 16-byte key-and-row pairs).
+inline constexpr int64_t kSortBytesPerRow = 32;
 
 }  // namespace shoal::table

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
+#include <random>
 
 #include "table/local_sort_test_support.h"
 #include "table/local_sort_zorder.h"
@@ -123,6 +125,146 @@ TEST(RadixSort, MatchesAStableComparisonSortOnIntegerKeys) {
   KeyRows keys = enc->Encode(ToBatch(rows));
   ASSERT_TRUE(keys.tie_breaks.empty());
   EXPECT_EQ(RadixSortKeyRows(keys), BruteOrder(rows, {"i"}));
+}
+
+// A sort column by name for the brute-force oracle.
+struct Spec {
+  std::string col;
+  bool desc = false;
+  bool nulls_first = true;
+};
+
+// Brute-force comparison on the specs in turn: NULLs placed by nulls_first, values by
+// CompareOn (NaN largest, -0.0 == 0.0), inverted when descending.
+int CompareSpecs(const Row& a, const Row& b, const std::vector<Spec>& specs) {
+  for (const Spec& sp : specs) {
+    bool an = false, bn = false;
+    if (sp.col == "i") an = !a.i, bn = !b.i;
+    else if (sp.col == "d") an = !a.d, bn = !b.d;
+    else if (sp.col == "s") an = !a.s, bn = !b.s;
+    else if (sp.col == "dt") an = !a.dt, bn = !b.dt;
+    else if (sp.col == "dec") an = !a.dec, bn = !b.dec;
+    else if (sp.col == "low") an = !a.low, bn = !b.low;
+    if (an || bn) {
+      if (an && bn) continue;
+      return an == sp.nulls_first ? -1 : 1;
+    }
+    int r = CompareOn(a, b, {sp.col});
+    if (r != 0) return sp.desc ? -r : r;
+  }
+  return 0;
+}
+
+std::vector<uint32_t> BruteOrderSpecs(const std::vector<Row>& rows, const std::vector<Spec>& specs) {
+  std::vector<uint32_t> perm(rows.size());
+  std::iota(perm.begin(), perm.end(), 0u);
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](uint32_t a, uint32_t b) { return CompareSpecs(rows[a], rows[b], specs) < 0; });
+  return perm;
+}
+
+Result<SortKeyEncoder> EncoderOf(const std::vector<Spec>& specs) {
+  c::Schema s = RowSchema();
+  std::vector<SortColumn> cols;
+  for (const Spec& sp : specs) cols.push_back({s.Find(sp.col), sp.desc, sp.nulls_first});
+  return SortKeyEncoder::Make(s, cols);
+}
+
+// Large randomized inputs take every path of the radix sort (MSD splits, LSD tails, small
+// ranges, runs refined by later 8-byte steps, long-string tie-breaks inside runs).
+TEST(SortKey, RadixSortEqualsStableBruteForceOnLargeRandomInputs) {
+  auto rows = RandomRows(40000, 11);
+  auto batch = ToBatch(rows);
+  const std::vector<std::vector<Spec>> cases = {
+      {{"i"}},
+      {{"d"}},
+      {{"s"}},
+      {{"s", true, false}},
+      {{"low"}, {"dt"}},
+      {{"low", true, true}, {"dt", false, false}, {"s"}},
+      {{"s"}, {"i", true, false}},
+      {{"dec"}, {"d", true, true}, {"i"}},
+      {{"dt", false, false}, {"s", true, true}, {"low"}, {"d"}},
+      {{"i"}, {"dec"}, {"d"}},  // 27 bytes: several integer steps
+  };
+  for (const auto& specs : cases) {
+    auto enc = EncoderOf(specs);
+    ASSERT_TRUE(enc.ok());
+    KeyRows keys = enc->Encode(batch);
+    std::vector<uint32_t> got = SortKeyRows(keys);
+    std::vector<uint32_t> want = BruteOrderSpecs(rows, specs);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], want[i]) << "case " << specs[0].col << "/" << specs.size() << " position " << i << ": "
+                                 << RowKey(rows[got[i]]) << " vs " << RowKey(rows[want[i]]);
+    }
+  }
+}
+
+// Strings that share a long prefix force full comparisons; duplicates must keep row order,
+// and the column after the string decides among equal strings.
+TEST(SortKey, SharedPrefixStringsTieBreakOnlyWithinEqualPrefixRunsAndStayStable) {
+  std::mt19937_64 rng(12);
+  std::vector<Row> rows(20000);
+  const std::vector<std::string> stems = {"prefix-of-fourteen+", "prefix-of-fourteen", "prefix-of-fourtee",
+                                          "another-long-shared-prefix-", "x"};
+  for (size_t r = 0; r < rows.size(); ++r) {
+    rows[r].id = static_cast<int64_t>(r);
+    if (rng() % 13 == 0) continue;  // NULL string
+    std::string s = stems[rng() % stems.size()];
+    int tail = static_cast<int>(rng() % 4);
+    for (int k = 0; k < tail; ++k) s.push_back(static_cast<char>('a' + rng() % 3));
+    rows[r].s = s;
+    if (rng() % 5) rows[r].i = static_cast<int64_t>(rng() % 5) - 2;
+  }
+  auto batch = ToBatch(rows);
+  for (const auto& specs : std::vector<std::vector<Spec>>{{{"s"}, {"i"}}, {{"s", true, false}, {"i", true, true}}}) {
+    auto enc = EncoderOf(specs);
+    ASSERT_TRUE(enc.ok());
+    KeyRows keys = enc->Encode(batch);
+    ASSERT_FALSE(keys.tie_breaks.empty());
+    EXPECT_EQ(SortKeyRows(keys), BruteOrderSpecs(rows, specs)) << specs[0].desc;
+  }
+}
+
+// Few distinct keys over many rows: long equal runs must come out in arrival order.
+TEST(SortKey, LowCardinalityKeysKeepArrivalOrderWithinEqualKeys) {
+  auto rows = RandomRows(100000, 13);
+  for (auto& r : rows) {
+    if (r.dt) r.dt = *r.dt % 3;
+    if (r.i) r.i = *r.i % 2;
+  }
+  auto batch = ToBatch(rows);
+  for (const auto& specs : std::vector<std::vector<Spec>>{{{"low"}}, {{"low"}, {"dt"}}, {{"dt"}, {"i"}, {"low"}}}) {
+    auto enc = EncoderOf(specs);
+    ASSERT_TRUE(enc.ok());
+    EXPECT_EQ(SortKeyRows(enc->Encode(batch)), BruteOrderSpecs(rows, specs)) << specs.size();
+  }
+}
+
+TEST(SortKey, EmptyAndSingleRowBatchesSort) {
+  for (int64_t n : {0, 1, 2}) {
+    auto rows = RandomRows(n, 14);
+    auto enc = EncoderOf({{"s"}, {"i"}});
+    ASSERT_TRUE(enc.ok());
+    auto batch = ToBatch(rows);
+    EXPECT_EQ(SortKeyRows(enc->Encode(batch)), BruteOrderSpecs(rows, {{"s"}, {"i"}})) << n;
+  }
+}
+
+// Z-order keys sort like their 8-byte big-endian z-values under a stable sort.
+TEST(ZOrderKey, SortEqualsStableSortOfZValues) {
+  auto rows = RandomRows(30000, 15);
+  auto batch = ToBatch(rows);
+  c::Schema s = RowSchema();
+  auto z = ZOrderKeyEncoder::Make(s, ColumnsOf({"low", "dt", "s"}), batch);
+  ASSERT_TRUE(z.ok());
+  KeyRows keys = z->Encode(batch);
+  std::vector<uint32_t> want(rows.size());
+  std::iota(want.begin(), want.end(), 0u);
+  std::stable_sort(want.begin(), want.end(),
+                   [&](uint32_t a, uint32_t b) { return std::memcmp(keys.row(a), keys.row(b), 8) < 0; });
+  EXPECT_EQ(SortKeyRows(keys), want);
 }
 
 TEST(SortKey, RejectsNestedColumnsAndBadIndexes) {

@@ -1,8 +1,12 @@
 // DataFileWriter with LocalSort (shoal.localSort.* table properties): sorted files, sorting
 // metadata, the external-sort path, and selective row-group statistics.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <climits>
+#include <random>
+#include <sstream>
 
 #include "delta/table_path.h"
 #include "io/memory_file_system.h"
@@ -10,6 +14,7 @@
 #include "table/data_file_writer.h"
 #include "table/local_sort_test_support.h"
 #include "table/table_creator.h"
+#include "support/testdata.h"
 
 namespace shoal::table {
 namespace {
@@ -238,6 +243,75 @@ TEST(LocalSortWriter, PartitionedTablesSortWithinFilesUnderOneMemoryBudget) {
     }
   }
   EXPECT_EQ(total, 30000);
+}
+
+// High-cardinality columns overflow the dictionary, so their later pages use the data files'
+// fallback encodings (DELTA_BINARY_PACKED ints, DELTA_LENGTH_BYTE_ARRAY strings): shoal and
+// DuckDB must both read the sorted file back row for row.
+TEST(LocalSortWriter, SortedFileWithDeltaEncodingsReadsBackInShoalAndDuckDb) {
+  std::mt19937_64 rng(31);
+  std::vector<Row> rows(150000);
+  const char* lows[] = {"AIR", "MAIL", "RAIL", "SHIP", "TRUCK"};
+  for (size_t r = 0; r < rows.size(); ++r) {
+    Row& x = rows[r];
+    x.id = static_cast<int64_t>(r);
+    if (rng() % 10) x.i = static_cast<int64_t>(rng());
+    if (rng() % 10) x.s = "value-" + std::to_string(rng() % 1000000000) + "-with-a-shared-tail";
+    if (rng() % 10) x.dt = static_cast<int32_t>(rng() % 3000) - 500;
+    if (rng() % 10) x.dec = static_cast<int64_t>(rng() % 2000001) - 1000000;
+    if (rng() % 10) x.low = lows[rng() % 5];
+  }
+  testing::TempDir dir;
+  auto fs = io::LocalFileSystem();
+  std::string root = dir.Join("t");
+  auto w = WriteTable(fs, root, rows, {{"shoal.localSort.columns", "low,dt"}}, {}, 20000);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_EQ(w->files.size(), 1u);
+  std::vector<Row> want = rows;
+  std::stable_sort(want.begin(), want.end(),
+                   [](const Row& a, const Row& b) { return CompareOn(a, b, {"low", "dt"}) < 0; });
+  ASSERT_EQ(w->files[0].size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(w->files[0][i]), RowKey(want[i])) << i;
+  auto uses = [&](int leaf, parquet::Encoding e) {
+    for (const auto& rg : w->footers[0].row_groups) {
+      const auto& enc = rg.columns[static_cast<size_t>(leaf)].meta_data->encodings;
+      if (std::find(enc.begin(), enc.end(), e) != enc.end()) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(uses(1, parquet::Encoding::kDeltaBinaryPacked));    // i
+  EXPECT_TRUE(uses(3, parquet::Encoding::kDeltaLengthByteArray));  // s
+
+  std::string duck = testing::DuckDbCommand();
+  if (duck.empty()) GTEST_SKIP() << "DuckDB (build/duckdb) not installed";
+  std::string file;
+  auto listed = fs->List(root);
+  ASSERT_TRUE(listed.ok());
+  for (const auto& f : *listed) {
+    if (f.name.size() > 8 && f.name.compare(f.name.size() - 8, 8, ".parquet") == 0) file = root + "/" + f.name;
+  }
+  ASSERT_FALSE(file.empty());
+  std::string out;
+  std::string sql = "SELECT id, i::VARCHAR AS i, s, date_diff('day', DATE '1970-01-01', dt) AS dt, "
+                    "CAST(dec * 100 AS BIGINT) AS dec, low FROM read_parquet('" + file +
+                    "', file_row_number=true) ORDER BY file_row_number";
+  ASSERT_EQ(testing::RunCommand(duck + " \"" + sql + "\"", &out), 0) << out;
+  std::istringstream lines(out);
+  std::string line;
+  size_t k = 0;
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    ASSERT_LT(k, want.size());
+    auto j = nlohmann::json::parse(line);
+    const Row& r = want[k++];
+    ASSERT_EQ(j["id"].get<int64_t>(), r.id) << k;
+    ASSERT_EQ(j["i"].is_null() ? std::string("N") : j["i"].get<std::string>(), r.i ? std::to_string(*r.i) : "N") << k;
+    ASSERT_EQ(j["s"].is_null() ? std::string("N") : j["s"].get<std::string>(), r.s ? *r.s : "N") << k;
+    ASSERT_EQ(j["dt"].is_null() ? INT64_MIN : j["dt"].get<int64_t>(), r.dt ? *r.dt : INT64_MIN) << k;
+    ASSERT_EQ(j["dec"].is_null() ? INT64_MIN : j["dec"].get<int64_t>(), r.dec ? *r.dec : INT64_MIN) << k;
+    ASSERT_EQ(j["low"].is_null() ? std::string("N") : j["low"].get<std::string>(), r.low ? *r.low : "N") << k;
+  }
+  EXPECT_EQ(k, want.size());
 }
 
 TEST(LocalSortProperties, ParsesAndValidatesTheShoalKeys) {

@@ -49,13 +49,39 @@ Result<ZOrderKeyEncoder> ZOrderKeyEncoder::Make(const columnar::Schema& schema,
   return z;
 }
 
+namespace {
+
+using U128 = unsigned __int128;
+
+// The first `w` (<= 16) bytes at `p` as a big-endian integer, left-aligned, so integer order
+// is memcmp order. Reads 16 bytes: the caller guarantees they exist.
+inline U128 LoadPrefix(const uint8_t* p, int w) {
+  uint64_t hi, lo;
+  std::memcpy(&hi, p, 8);
+  std::memcpy(&lo, p + 8, 8);
+  U128 v = (static_cast<U128>(__builtin_bswap64(hi)) << 64) | __builtin_bswap64(lo);
+  return w >= 16 ? v : (v >> (8 * (16 - w))) << (8 * (16 - w));
+}
+
+// Number of entries of sorted `b[0..nb)` that are <= x.
+template <typename T, typename Less>
+int64_t UpperBound(const T* b, int64_t nb, const T& x, Less less_or_equal) {
+  int64_t lo = 0, hi = nb;
+  while (lo < hi) {
+    int64_t mid = (lo + hi) / 2;
+    if (less_or_equal(b[mid], x)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
 uint32_t ZOrderKeyEncoder::Rank(size_t k, const KeyRows& column_keys, int64_t row) const {
   const uint8_t* key = column_keys.row(row);
   if (key[0] != 1) return 0;  // NULL
   const int w = column_keys.width;
   const std::vector<uint8_t>& b = boundaries_[k];
-  // Number of boundaries <= key, plus one so NULL alone has rank 0; then scaled so the ranks
-  // span the whole id space (a column with few ranges still reaches the top bits).
   const int64_t nb = static_cast<int64_t>(b.size()) / w;
   int64_t lo = 0, hi = nb;
   while (lo < hi) {
@@ -63,8 +89,48 @@ uint32_t ZOrderKeyEncoder::Rank(size_t k, const KeyRows& column_keys, int64_t ro
     if (std::memcmp(b.data() + mid * w, key, static_cast<size_t>(w)) <= 0) lo = mid + 1;
     else hi = mid;
   }
+  return ScaleRank(lo, nb);
+}
+
+uint32_t ZOrderKeyEncoder::ScaleRank(int64_t le, int64_t nb) const {
+  // Number of boundaries <= key, plus one so NULL alone has rank 0; then scaled so the ranks
+  // span the whole id space (a column with few ranges still reaches the top bits).
   const int64_t top = (int64_t{1} << bits_) - 1;
-  return static_cast<uint32_t>((lo + 1) * top / (nb + 1));
+  return static_cast<uint32_t>((le + 1) * top / (nb + 1));
+}
+
+void ZOrderKeyEncoder::Ranks(size_t k, const KeyRows* keys, uint32_t* out) const {
+  const int64_t n = keys->num_rows();
+  const int w = keys->width;
+  const std::vector<uint8_t>& b = boundaries_[k];
+  const int64_t nb = static_cast<int64_t>(b.size()) / w;
+  if (w > 16) {
+    for (int64_t i = 0; i < n; ++i) out[i] = Rank(k, *keys, i);
+    return;
+  }
+  // Keys of up to 16 bytes compare as integers: no memcmp per probe.
+  std::vector<U128> bounds(static_cast<size_t>(nb));
+  std::vector<uint8_t> pad(16, 0);
+  for (int64_t j = 0; j < nb; ++j) {
+    std::memcpy(pad.data(), b.data() + j * w, static_cast<size_t>(w));
+    bounds[static_cast<size_t>(j)] = LoadPrefix(pad.data(), w);
+  }
+  const int64_t size = static_cast<int64_t>(keys->bytes.size());
+  const uint8_t* base = keys->bytes.data();
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t* key = base + i * w;
+    if (key[0] != 1) {
+      out[i] = 0;  // NULL
+      continue;
+    }
+    if (i * w + 16 > size) {  // the last rows: LoadPrefix reads 16 bytes
+      std::memcpy(pad.data(), key, static_cast<size_t>(w));
+      key = pad.data();
+    }
+    U128 x = LoadPrefix(key, w);
+    int64_t le = UpperBound(bounds.data(), nb, x, [](U128 a, U128 v) { return a <= v; });
+    out[i] = ScaleRank(le, nb);
+  }
 }
 
 KeyRows ZOrderKeyEncoder::Encode(const columnar::RecordBatch& batch) const {
@@ -74,7 +140,7 @@ KeyRows ZOrderKeyEncoder::Encode(const columnar::RecordBatch& batch) const {
   std::vector<uint32_t> ranks(static_cast<size_t>(n));
   for (size_t c = 0; c < d; ++c) {
     KeyRows keys = column_encoders_[c].Encode(batch);
-    for (int64_t i = 0; i < n; ++i) ranks[static_cast<size_t>(i)] = Rank(c, keys, i);
+    Ranks(c, &keys, ranks.data());
     // Bit b of column c lands at b*d + (d-1-c): top bits first, column 0 leading each group.
     for (int b = 0; b < bits_; ++b) {
       const int shift = b * static_cast<int>(d) + static_cast<int>(d - 1 - c);

@@ -38,6 +38,10 @@ class ZOrderKeyEncoder {
   KeyRows Encode(const columnar::RecordBatch& batch) const;
 
  private:
+  uint32_t ScaleRank(int64_t le, int64_t nb) const;
+  // Rank of every row of `keys` (column k's single-column keys) for sort column k.
+  void Ranks(size_t k, const KeyRows* keys, uint32_t* out) const;
+
   int bits_ = 0;
   std::vector<SortKeyEncoder> column_encoders_;     // one single-column encoder per sort column
   std::vector<std::vector<uint8_t>> boundaries_;    // per column: sorted distinct keys, width each

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cctype>
 #include <limits>
+#include <set>
 #include <thread>
 
 #include "delta/table_path.h"
+#include "parquet/file_reader.h"
 #include "table/data_file_writer.h"
+#include "table/layout_choice.h"
 #include "table/live_rows_reader.h"
 #include "table/optimize_plan.h"
 #include "table/table_properties.h"
@@ -40,13 +44,32 @@ struct RewriteContext {
   int64_t target_size = 0;
   std::vector<int> zorder_columns;  // table column indices; empty: keep row order
   ZOrderOptions zorder;
+  // The table's LocalSort key (explicit or automatic) that compaction outputs are written with;
+  // ZORDER outputs are not re-sorted.
+  SortKey sort_key;
+  std::set<std::string> unsorted;  // paths of files not sorted by sort_key
 };
 
 Result<std::unique_ptr<DataFileWriter>> OneFileWriter(const RewriteContext& ctx) {
   DataFileWriterOptions opts;
   opts.data_change = false;
   opts.target_file_size = std::numeric_limits<int64_t>::max();  // the bin decides the file size
+  if (!ctx.zorder_columns.empty()) {
+    opts.local_sort_columns = std::vector<std::string>();  // keep the z-order
+  } else {
+    opts.local_sort_columns = ctx.sort_key.columns;
+    opts.local_sort_mode = ctx.sort_key.mode;
+  }
   return DataFileWriter::Make(ctx.fs, ctx.root, *ctx.metadata, opts);
+}
+
+// True when a compaction of `bin` keeps every source's rows contiguous and in order: no sort
+// key, or one source already sorted lexicographically by it (the stable sort keeps its order).
+bool KeepsRowOrder(const RewriteContext& ctx, const RewriteBin& bin) {
+  if (!ctx.zorder_columns.empty()) return false;
+  if (ctx.sort_key.empty()) return true;
+  return bin.files.size() == 1 && ctx.sort_key.mode == LocalSortMode::kLexicographic &&
+         !ctx.unsorted.count(bin.files[0].path);
 }
 
 // Closes `writer` (when there is one) after a failure and deletes what it wrote.
@@ -217,7 +240,7 @@ Result<OptimizeResult> Execute(const RewriteContext& ctx, const RewritePlan& pla
     const RewriteBin& bin = plan.bins[i];
     BinResult& r = done[i];
     m.num_rows += r.rows;
-    if (ctx.zorder_columns.empty() && r.outputs.size() == 1) {
+    if (KeepsRowOrder(ctx, bin) && r.outputs.size() == 1) {
       st = txn->AddCompactedFile(r.outputs[0], bin.files, r.live_rows);
     } else {
       for (const delta::AddFile& f : bin.files) {
@@ -251,7 +274,31 @@ Result<RewriteContext> MakeContext(const scan::DeltaTable& table, txn::Transacti
   ctx.target_size = options.target_file_size.value_or(props.target_file_size);
   if (ctx.target_size <= 0) return Status::InvalidArgument("target file size must be positive");
   ctx.zorder = options.zorder;
+  if (props.local_sort_auto && props.local_sort_columns.empty()) {
+    // OPTIMIZE is where the advisor's key is re-evaluated and applied to old files.
+    auto key = RefreshAutoLayout(*ctx.fs, *table.snapshot(), *ctx.schema);
+    if (key.ok()) ctx.sort_key = *key;
+  }
+  if (ctx.sort_key.empty()) {
+    ctx.sort_key = EffectiveSortKey(props, ReadLayoutChoice(*ctx.fs, ctx.root), ctx.schema->schema);
+  }
   return ctx;
+}
+
+std::string LowerText(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Paths of the `files` whose data is not sorted by ctx.sort_key (FileSortedBy).
+Status FindUnsortedFiles(const RewriteContext& ctx, const std::vector<delta::AddFile>& files,
+                         std::set<std::string>* out) {
+  for (const delta::AddFile& f : files) {
+    ASSIGN_OR_RETURN(std::string full, delta::ResolveTablePath(ctx.root, f.path));
+    ASSIGN_OR_RETURN(auto reader, parquet::ParquetReader::Open(ctx.fs, full));
+    if (!FileSortedBy(reader->metadata(), *ctx.schema, ctx.sort_key)) out->insert(f.path);
+  }
+  return Status::OK();
 }
 
 Status ResolveZOrderColumns(const scan::TableSchema& schema, const std::vector<std::string>& names,
@@ -292,6 +339,41 @@ std::string JsonList(const std::vector<std::string>& items) {
 }
 
 }  // namespace
+
+bool FileSortedBy(const parquet::FileMetaData& footer, const scan::TableSchema& schema, const SortKey& key) {
+  if (key.empty()) return true;
+  if (footer.row_groups.empty()) return true;  // no rows: nothing to order
+  for (const parquet::KeyValue& kv : footer.key_value_metadata) {
+    if (kv.key == kLocalSortKeyMetadata && kv.value && LowerText(*kv.value) == LowerText(key.ToString())) return true;
+  }
+  if (key.mode != LocalSortMode::kLexicographic) return false;
+  // The leaf index of each data column of the key, from the first row group's column paths.
+  std::vector<int32_t> leaves;
+  const parquet::RowGroup& rg0 = footer.row_groups[0];
+  for (const std::string& name : key.columns) {
+    int c = schema.Find(name);
+    if (c < 0) return false;
+    const scan::TableColumn& col = schema.columns[static_cast<size_t>(c)];
+    if (col.is_partition) continue;
+    int32_t leaf = -1;
+    for (size_t i = 0; i < rg0.columns.size(); ++i) {
+      const auto& md = rg0.columns[i].meta_data;
+      if (md && md->path_in_schema.size() == 1 && md->path_in_schema[0] == col.physical_name) {
+        leaf = static_cast<int32_t>(i);
+      }
+    }
+    if (leaf < 0) return false;
+    leaves.push_back(leaf);
+  }
+  for (const parquet::RowGroup& rg : footer.row_groups) {
+    if (rg.sorting_columns.size() != leaves.size()) return false;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const parquet::SortingColumn& sc = rg.sorting_columns[i];
+      if (sc.column_idx != leaves[i] || sc.descending || !sc.nulls_first) return false;
+    }
+  }
+  return true;
+}
 
 void FileSizeMetrics::Add(int64_t size) {
   min = total_files == 0 ? size : std::min(min, size);
@@ -346,6 +428,10 @@ Result<OptimizeResult> OptimizeTable(const scan::DeltaTable& table, txn::Transac
     bp.max_bin_size = ctx.target_size;
     bp.min_file_size = options.min_file_size;
     bp.max_deleted_rows_ratio = options.max_deleted_rows_ratio;
+    if (!ctx.sort_key.empty()) {
+      RETURN_NOT_OK(FindUnsortedFiles(ctx, files, &ctx.unsorted));
+      bp.needs_resort = [&ctx](const delta::AddFile& f) { return ctx.unsorted.count(f.path) > 0; };
+    }
     plan = PlanBinPacking(files, bp);
   } else {
     plan = PlanZOrder(files);
@@ -359,7 +445,13 @@ Result<OptimizeResult> PurgeDeletionVectors(const scan::DeltaTable& table, txn::
   ASSIGN_OR_RETURN(RewriteContext ctx, MakeContext(table, txn, options));
   ASSIGN_OR_RETURN(std::vector<delta::AddFile> files,
                    SelectPartitions(table.snapshot()->files(), *ctx.schema, options.partition_filter));
-  return Execute(ctx, PlanPurge(files), ThreadCount(options.threads), txn, start);
+  RewritePlan plan = PlanPurge(files);
+  if (ctx.sort_key.mode == LocalSortMode::kLexicographic && !ctx.sort_key.empty()) {
+    std::vector<delta::AddFile> sources;
+    for (const RewriteBin& b : plan.bins) sources.insert(sources.end(), b.files.begin(), b.files.end());
+    RETURN_NOT_OK(FindUnsortedFiles(ctx, sources, &ctx.unsorted));
+  }
+  return Execute(ctx, plan, ThreadCount(options.threads), txn, start);
 }
 
 delta::Json OptimizeOperationParameters(const std::vector<std::string>& predicates,

@@ -6,6 +6,10 @@
 //   through the compaction in either commit order (no conflict).
 // - ZORDER permutes rows: plain removes + adds (no compactedFrom), which conflict per file with
 //   DML on the same files, as in Databricks.
+// - With a LocalSort key (shoal.localSort.columns, or the automatic key of shoal.localSort.auto)
+//   outputs are written sorted by it, and files not sorted by it are rewritten too (each alone
+//   when big); a sorted output that merged several sources permutes rows and is staged as plain
+//   removes + adds like ZORDER.
 // The caller commits (or abandons) the transaction; on error nothing is staged and the files
 // written so far are deleted again.
 //
@@ -22,6 +26,8 @@
 #include "expr/expr.h"
 #include "scan/delta_scan.h"
 #include "shoal/status.h"
+#include "parquet/metadata.h"
+#include "table/layout_advisor.h"
 #include "table/zorder.h"
 #include "txn/transaction.h"
 
@@ -78,6 +84,12 @@ struct OptimizeResult {
   OptimizeMetrics metrics;
   std::vector<delta::AddFile> added;  // output files written and staged (table-relative paths)
 };
+
+// True when a data file (its Parquet footer) is sorted by `key`: its footer names the key
+// (kLocalSortKeyMetadata, as DataFileWriter writes it), or, for a lexicographic key, every row
+// group's sorting_columns are exactly the key's data columns ascending NULLS FIRST. True for an
+// empty key or a file without rows.
+bool FileSortedBy(const parquet::FileMetaData& footer, const scan::TableSchema& schema, const SortKey& key);
 
 // OPTIMIZE `table` (the transaction's snapshot) into `txn`. Errors: the partition predicate
 // references a data column, a ZORDER column does not exist, is a partition column or has an

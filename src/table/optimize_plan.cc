@@ -115,7 +115,10 @@ RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files, const BinPa
   for (auto& [partition, group] : GroupByPartition(files)) {
     std::vector<delta::AddFile> candidates;
     for (delta::AddFile& f : group) {
-      if (f.size < min_size || DeletedRowsRatio(f) > options.max_deleted_rows_ratio) candidates.push_back(std::move(f));
+      bool resort = options.needs_resort && options.needs_resort(f);
+      if (resort || f.size < min_size || DeletedRowsRatio(f) > options.max_deleted_rows_ratio) {
+        candidates.push_back(std::move(f));
+      }
     }
     std::sort(candidates.begin(), candidates.end(), [](const delta::AddFile& a, const delta::AddFile& b) {
       return a.size != b.size ? a.size < b.size : a.path < b.path;
@@ -133,7 +136,10 @@ RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files, const BinPa
     if (!bin.files.empty()) bins.push_back(std::move(bin));
     bool any = false;
     for (RewriteBin& b : bins) {
-      if (b.files.size() == 1 && !HasDeletedRows(b.files[0])) continue;
+      if (b.files.size() == 1 && !HasDeletedRows(b.files[0]) &&
+          !(options.needs_resort && options.needs_resort(b.files[0]))) {
+        continue;
+      }
       rewritten += static_cast<int64_t>(b.files.size());
       plan.bins.push_back(std::move(b));
       any = true;

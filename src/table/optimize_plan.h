@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ struct BinPackingOptions {
   // Files whose deletion vector covers more than this share of numRecords are candidates
   // whatever their size (Delta's optimize.maxDeletedRowsRatio).
   double max_deleted_rows_ratio = 0.05;
+  // Files for which this returns true (not sorted by the table's LocalSort key) are candidates
+  // whatever their size, and are rewritten even alone; null: none.
+  std::function<bool(const delta::AddFile&)> needs_resort;
 };
 
 // The partition values of `file` as typed values, per table column (unset for data columns).
@@ -65,9 +69,10 @@ Result<std::vector<delta::AddFile>> SelectPartitions(const std::vector<delta::Ad
 // file has a DV but no numRecords statistic.
 double DeletedRowsRatio(const delta::AddFile& file);
 
-// Bin-packing: per partition, candidates (small, or too many deleted rows) sorted by size
-// (ties by path) are packed greedily into bins of at most max_bin_size; a bin of one file
-// without deleted rows is dropped (nothing to gain).
+// Bin-packing: per partition, candidates (small, too many deleted rows, or needing a re-sort)
+// sorted by size (ties by path) are packed greedily into bins of at most max_bin_size; a bin of
+// one file without deleted rows that needs no re-sort is dropped (nothing to gain), so a second
+// OPTIMIZE after a re-sort is a no-op.
 RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files, const BinPackingOptions& options);
 
 // ZORDER: one bin per partition holding all its files (log order), single files included (they

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "scan/delta_schema.h"
 #include "table/local_sort_key.h"
 
 namespace shoal::table {
@@ -252,6 +253,13 @@ Status ValidateLocalSortColumns(const TableProperties& props, const columnar::Sc
     }
   }
   return Status::OK();
+}
+
+Status ValidateLocalSortMetadata(const delta::Metadata& metadata) {
+  ASSIGN_OR_RETURN(TableProperties props, ParseTableProperties(metadata.configuration));
+  if (props.local_sort_columns.empty()) return Status::OK();
+  ASSIGN_OR_RETURN(scan::TableSchema schema, scan::BuildTableSchema(metadata));
+  return ValidateLocalSortColumns(props, schema.schema);
 }
 
 }  // namespace shoal::table

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "columnar/type.h"
+#include "delta/actions.h"
 #include "shoal/status.h"
 
 namespace shoal::table {
@@ -57,6 +58,11 @@ Result<TableProperties> ParseTableProperties(const std::map<std::string, std::st
 // column (case-insensitive), listed once, of a sortable type (booleans, numbers, decimals,
 // strings, binary, dates, times, timestamps). InvalidArgument naming the column otherwise.
 Status ValidateLocalSortColumns(const TableProperties& props, const columnar::Schema& schema);
+
+// Checks a table's shoal.localSort.* configuration against its own schema, as CREATE TABLE and
+// ALTER TABLE SET TBLPROPERTIES must before committing (the writer checks again when it sorts).
+// InvalidArgument naming the property and column; OK when no sort columns are set.
+Status ValidateLocalSortMetadata(const delta::Metadata& metadata);
 
 // Parses Delta's interval syntax "interval 7 days" (also "7 days"); units week(s), day(s),
 // hour(s), minute(s), second(s), millisecond(s). Result in milliseconds.

@@ -7,6 +7,7 @@
 
 #include "delta/log_segment.h"
 #include "delta/stats_json.h"
+#include "delta/table_path.h"
 #include "txn/conflict_checker.h"
 #include "txn/rebase.h"
 #include "txn/transaction.h"
@@ -182,6 +183,11 @@ Status Transaction::RebaseOnto(int64_t version, const std::string& text, bool* o
   in.matcher = options_.matcher.get();
   ASSIGN_OR_RETURN(RebasePlan plan, CheckWinningCommit(in, winner));
   if (plan.in_commit_timestamp) last_commit_timestamp_ = *plan.in_commit_timestamp;
+  for (const auto& [output, sources] : plan.dropped_outputs) {
+    // The data file of an output this transaction no longer commits: deleted like stale DVs.
+    auto file = delta::ResolveTablePath(table_root_, output);
+    if (file.ok()) stale_dv_files_.push_back(*file);
+  }
   bool metadata_changed = plan.adopt_metadata.has_value();
   ApplyRebase(std::move(plan), &read_, &write_, &metadata_, &protocol_);
   if (metadata_changed) {

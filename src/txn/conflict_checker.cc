@@ -1,5 +1,6 @@
 #include "txn/conflict_checker.h"
 
+#include <charconv>
 #include <set>
 #include <utility>
 
@@ -79,6 +80,44 @@ Result<delta::DeletionVector> LoadRemovedDv(const CheckerInput& in, const delta:
   auto dv = delta::DeletionVector::Load(*in.fs, in.table_root, *r.deletion_vector);
   if (!dv.ok()) return dv.status().WithContext("deletion vector of " + r.path);
   return dv;
+}
+
+// Loads a DV known only by its UniqueId() (all that shoal.compactedFrom records): an inline id
+// holds the Z85 text, whose padded bytes parse only at the exact length (the format is
+// self-delimiting and trailing bytes are rejected); a file DV stores its size in front of the bitmap.
+Result<delta::DeletionVector> LoadDvById(const CheckerInput& in, const std::string& id) {
+  if (id.empty()) return delta::DeletionVector();
+  delta::DeletionVectorDescriptor d;
+  d.storage_type = id[0];
+  std::string rest = id.substr(1);
+  if (d.storage_type == 'i') {
+    d.path_or_inline_dv = rest;
+    // The id holds the Z85 text but not sizeInBytes: Z85 pads to 4 bytes, so try the 4 sizes.
+    size_t encoded = rest.size() / 5 * 4;
+    Status last = Status::Corruption("empty inline deletion vector id '" + id + "'");
+    for (size_t pad = 0; pad < 4 && pad < encoded; ++pad) {
+      d.size_in_bytes = static_cast<int32_t>(encoded - pad);
+      auto dv = delta::DeletionVector::Load(*in.fs, in.table_root, d, /*verify_cardinality=*/false);
+      if (dv.ok()) return dv;
+      last = dv.status();
+    }
+    return last;
+  }
+  size_t at = rest.rfind('@');
+  int32_t offset = 0;
+  if (at == std::string::npos ||
+      std::from_chars(rest.data() + at + 1, rest.data() + rest.size(), offset).ec != std::errc() || offset < 1) {
+    return Status::Corruption("deletion vector id '" + id + "' has no offset");
+  }
+  d.path_or_inline_dv = rest.substr(0, at);
+  d.offset = offset;
+  ASSIGN_OR_RETURN(std::string path, delta::DeletionVectorFilePath(in.table_root, d));
+  ASSIGN_OR_RETURN(auto file, in.fs->OpenForRead(path));
+  if (offset + 4 > file->Size()) return Status::Corruption(path + ": deletion vector offset past the end");
+  uint8_t b[4];
+  RETURN_NOT_OK(file->ReadAt(offset, 4, b));
+  d.size_in_bytes = static_cast<int32_t>((uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | b[3]);
+  return delta::DeletionVector::Load(*in.fs, in.table_root, d, /*verify_cardinality=*/false);
 }
 
 // The add this transaction currently holds for `path` (read or row-delete base), or nullptr.
@@ -198,12 +237,48 @@ Status CheckCompactedRemove(const CheckerInput& in, const WinningCommit& w,
   bool modifies = in.write->removes.count(path) || in.write->row_deletes.count(path);
   bool reads = in.read->files.count(path) > 0;
   if (!modifies && !reads) return Status::OK();
-  if (in.write->removes.count(path)) return DeleteDeleteConflict(w, path, "");
 
   ASSIGN_OR_RETURN(auto placement, FindCompactionPlacement(w.adds, path));
+  auto own_remove = in.write->removes.find(path);
+  if (own_remove != in.write->removes.end()) {
+    if (!own_remove->second.data_change || !in.write->data_change) {
+      // Both compacted the file. With deletion vectors two plain compactions do not conflict:
+      // ours drops the output holding the file (its rows already live in the winner's output).
+      ASSIGN_OR_RETURN(auto own, FindCompactionPlacement(in.write->adds, path));
+      if (!placement || !own || !in.deletion_vectors) return DeleteDeleteConflict(w, path, "");
+      if (plan->dropped_outputs.count(own->output.path)) return Status::OK();
+      ASSIGN_OR_RETURN(auto sources, ParseCompactedFrom(own->output.tags->at(kCompactedFromTag)));
+      auto& dropped = plan->dropped_outputs[own->output.path];
+      for (const auto& source : sources) dropped.push_back(source.path);
+      return Status::OK();
+    }
+    // A DML that deleted every live row of the file: with deletion vectors and a row mapping
+    // those rows are deleted in the output instead.
+    bool movable = placement && in.deletion_vectors &&
+                   placement->source.dv_id == own_remove->second.DvUniqueId();
+    if (!movable) return DeleteDeleteConflict(w, path, "");
+    delta::DeletionVector rows;
+    rows.AddRange(static_cast<uint64_t>(placement->out_start),
+                  static_cast<uint64_t>(placement->out_start + placement->source.live_rows));
+    plan->moved_row_deletes.push_back({path, placement->output, rows});
+    plan->dropped_removes.insert(path);
+    if (reads) plan->moved_reads.push_back({path, placement->output, std::move(rows)});
+    return Status::OK();
+  }
+
   const delta::AddFile* base = LoserBase(in, path);
-  bool translatable = placement && in.deletion_vectors && base &&
-                      placement->source.dv_id == r.DvUniqueId();
+  // Positions map through the DV the compaction packed the file with (compactedFrom's dvId). A
+  // compaction rebased over a DML winner removes the file with that winner's DV instead, so the
+  // packed DV is loaded by its id; unreadable, the file counts as rewritten without a mapping.
+  std::optional<delta::DeletionVector> packed_dv;
+  if (placement && in.deletion_vectors && base) {
+    if (placement->source.dv_id == r.DvUniqueId()) {
+      ASSIGN_OR_RETURN(packed_dv, LoadRemovedDv(in, r));
+    } else if (auto dv = LoadDvById(in, placement->source.dv_id); dv.ok()) {
+      packed_dv = std::move(dv).value();
+    }
+  }
+  bool translatable = packed_dv.has_value();
   if (!translatable) {
     if (modifies) return DeleteDeleteConflict(w, path, " rewritten without a row mapping");
     if (!in.row_level) return DeleteReadConflict(w, path, "");
@@ -211,7 +286,7 @@ Status CheckCompactedRemove(const CheckerInput& in, const WinningCommit& w,
     plan->read_file_updates[path] = std::nullopt;
     return Status::OK();
   }
-  ASSIGN_OR_RETURN(delta::DeletionVector dv_at_compaction, LoadRemovedDv(in, r));
+  const delta::DeletionVector& dv_at_compaction = *packed_dv;
   auto d = in.write->row_deletes.find(path);
   if (d != in.write->row_deletes.end()) {
     auto moved = TranslateThroughCompaction(d->second.rows, dv_at_compaction, *placement);
@@ -239,12 +314,21 @@ Result<bool> CarryIntoOwnCompaction(const CheckerInput& in, const WinningCommit&
                                     const std::string& path, RebasePlan* plan) {
   auto rm = in.write->removes.find(path);
   if (rm == in.write->removes.end() || rm->second.data_change || !in.deletion_vectors) return false;
-  const delta::AddFile* readd = w.FindAdd(path);
-  if (!readd || !readd->deletion_vector) return false;
   auto rd = in.read->files.find(path);
   if (rd == in.read->files.end()) return false;
   ASSIGN_OR_RETURN(auto placement, FindCompactionPlacement(in.write->adds, path));
   if (!placement || placement->source.dv_id != rd->second.file.DvUniqueId()) return false;
+  const delta::AddFile* readd = w.FindAdd(path);
+  if (!readd) {
+    // The winner deleted every row of the file: all of its rows in the output are deleted,
+    // and the file is already gone.
+    plan->carried_deletes[placement->output.path].AddRange(
+        static_cast<uint64_t>(placement->out_start),
+        static_cast<uint64_t>(placement->out_start + placement->source.live_rows));
+    plan->dropped_removes.insert(path);
+    return true;
+  }
+  if (!readd->deletion_vector) return false;
   ASSIGN_OR_RETURN(delta::DeletionVector dv_at_compaction, LoadDv(in, rd->second.file));
   ASSIGN_OR_RETURN(delta::DeletionVector current, LoadRemovedDv(in, rm->second));
   ASSIGN_OR_RETURN(delta::DeletionVector winner_dv, LoadDv(in, *readd));

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,13 @@ struct RebasePlan {
   // transaction's output (by output path), and the source's newer add its remove must name.
   std::map<std::string, delta::DeletionVector> carried_deletes;
   std::map<std::string, delta::AddFile> remove_new_base;
+  // Whole-file removes to drop: the winner already removed the file (a DML that deleted all
+  // rows of a file a compaction moved; a compaction loser's source the winner deleted).
+  std::set<std::string> dropped_removes;
+  // Compaction loser vs a compaction winner of the same source (both plain, with a row
+  // mapping): this transaction's outputs to drop (by path), with their sources, whose removes
+  // and reads are dropped too.
+  std::map<std::string, std::vector<std::string>> dropped_outputs;
   std::optional<int64_t> in_commit_timestamp;
 };
 

@@ -336,6 +336,145 @@ TEST_P(ConflictMatrix, IdentityHighWaterMarkChangeAdoptedByNonGeneratingWriter) 
   EXPECT_EQ(table.Snap()->metadata(), MakeMetadata(spec, 10));
 }
 
+// ---- compactions racing compactions and whole-file DML (DESIGN.md section 1: plain OPTIMIZE
+// and REORG cannot conflict with DML or with each other when deletion vectors are on).
+
+delta::DeletionVector DvOf(const TestTable& t, const std::string& path) {
+  auto snap = t.Snap();
+  const delta::AddFile* f = t.FindFile(*snap, path);
+  EXPECT_NE(f, nullptr) << path;
+  if (!f || !f->deletion_vector) return {};
+  auto dv = delta::DeletionVector::Load(*t.fs(), t.root(), *f->deletion_vector);
+  EXPECT_TRUE(dv.ok()) << dv.status().ToString();
+  return dv.ok() ? *dv : delta::DeletionVector{};
+}
+
+delta::DeletionVector RowRange(uint64_t begin, uint64_t end) {
+  delta::DeletionVector dv;
+  dv.AddRange(begin, end);
+  return dv;
+}
+
+// The actions of commit `version`.
+std::vector<delta::Action> CommitActions(const TestTable& t, int64_t version) {
+  auto text = t.fs()->ReadAll(t.root() + "/_delta_log/" + delta::CommitFileName(version));
+  EXPECT_TRUE(text.ok());
+  if (!text.ok()) return {};
+  auto actions = delta::ParseCommitFile(*text, "commit");
+  EXPECT_TRUE(actions.ok());
+  return actions.ok() ? *actions : std::vector<delta::Action>{};
+}
+
+TEST_P(ConflictMatrix, TwoPlainCompactionsOfTheSameFilesDoNotConflictWithDeletionVectors) {
+  auto table = MakeTable({.deletion_vectors = true});
+  auto snap = table.Snap();
+  const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
+  const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
+  auto loser = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("c-loser.parquet", std::nullopt, 0, 199, 200), {a1, a2},
+                                      {100, 100}).ok());
+  auto winner = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(winner->AddCompactedFile(MakeAdd("c-winner.parquet", std::nullopt, 0, 199, 200), {a1, a2},
+                                       {100, 100}).ok());
+  ExpectCommits(*winner, 1);
+  ExpectCommits(*loser, 2);
+  auto after = table.Snap();
+  ASSERT_EQ(after->files().size(), 1u);  // the loser dropped its output: no row twice
+  EXPECT_EQ(after->files()[0].path, "c-winner.parquet");
+  for (const auto& a : CommitActions(table, 2)) {
+    EXPECT_FALSE(std::holds_alternative<delta::AddFile>(a));
+    EXPECT_FALSE(std::holds_alternative<delta::RemoveFile>(a));
+  }
+}
+
+TEST_P(ConflictMatrix, CompactionLoserKeepsOutputsOfSourcesTheWinnerDidNotCompact) {
+  auto table = MakeTable({.deletion_vectors = true});
+  auto snap = table.Snap();
+  const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
+  const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
+  auto loser = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("l1.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
+  ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("l2.parquet", std::nullopt, 100, 199), {a2}, {100}).ok());
+  auto winner = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(winner->AddCompactedFile(MakeAdd("w1.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
+  ExpectCommits(*winner, 1);
+  ExpectCommits(*loser, 2);
+  auto after = table.Snap();
+  EXPECT_EQ(after->files().size(), 2u);
+  EXPECT_NE(table.FindFile(*after, "w1.parquet"), nullptr);
+  EXPECT_NE(table.FindFile(*after, "l2.parquet"), nullptr);
+  EXPECT_EQ(table.FindFile(*after, "l1.parquet"), nullptr);
+}
+
+TEST_P(ConflictMatrix, TwoCompactionsOfTheSameFilesConflictWithoutDeletionVectors) {
+  auto table = MakeTable();
+  auto snap = table.Snap();
+  const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
+  auto loser = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("c-loser.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
+  auto winner = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(winner->AddCompactedFile(MakeAdd("c-winner.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
+  ExpectCommits(*winner, 1);
+  ExpectConflict(*loser, ConflictKind::kConcurrentDeleteDelete);
+}
+
+TEST_P(ConflictMatrix, RewriteWithoutRowMappingConflictsWithPlainCompaction) {
+  auto table = MakeTable({.deletion_vectors = true});
+  auto snap = table.Snap();
+  const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
+  auto zorder = table.Begin({.operation = "OPTIMIZE"});  // ZORDER BY: rows permuted, no mapping
+  zorder->SetDataChange(false);
+  ASSERT_TRUE(zorder->RemoveFile(a1).ok());
+  zorder->AddFile(MakeAdd("z.parquet", std::nullopt, 0, 99));
+  auto optimize = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
+  ExpectCommits(*optimize, 1);
+  ExpectConflict(*zorder, ConflictKind::kConcurrentDeleteDelete);
+}
+
+TEST_P(ConflictMatrix, DmlRemovingEveryRowOfAFileFollowsACompactionAsDeletionVector) {
+  for (const char* row_level : {"true", "false"}) {
+    SCOPED_TRACE(row_level);
+    fs_ = std::make_shared<io::MemoryFileSystem>();
+    auto table = MakeTable({.deletion_vectors = true, .extra_config = {{"shoal.rowLevelConcurrency", row_level}}});
+    auto snap = table.Snap();
+    const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
+    const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
+    auto dml = table.Begin();  // DELETE of every row of a2
+    dml->ReadPredicate(table.Pred("id", ">=", Value::Int64(100)), "id >= 100");
+    dml->ReadFile(a2);
+    ASSERT_TRUE(dml->RemoveFile(a2).ok());
+    auto optimize = table.Begin({.operation = "OPTIMIZE"});
+    ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 199, 200), {a1, a2},
+                                           {100, 100}).ok());
+    ExpectCommits(*optimize, 1);
+    ExpectCommits(*dml, 2);
+    auto after = table.Snap();
+    ASSERT_EQ(after->files().size(), 1u);
+    EXPECT_EQ(DvOf(table, "c.parquet"), RowRange(100, 200));
+  }
+}
+
+TEST_P(ConflictMatrix, CompactionLoserTurnsAWinnersWholeFileRemoveIntoADeletionVector) {
+  auto table = MakeTable({.deletion_vectors = true});
+  auto snap = table.Snap();
+  const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
+  const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
+  auto optimize = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 199, 200), {a1, a2},
+                                         {100, 100}).ok());
+  auto dml = table.Begin();
+  ASSERT_TRUE(dml->RemoveFile(a1).ok());
+  ExpectCommits(*dml, 1);
+  ExpectCommits(*optimize, 2);
+  auto after = table.Snap();
+  ASSERT_EQ(after->files().size(), 1u);
+  EXPECT_EQ(DvOf(table, "c.parquet"), RowRange(0, 100));
+  for (const auto& a : CommitActions(table, 2)) {  // a1 is not removed a second time
+    if (auto* r = std::get_if<delta::RemoveFile>(&a)) EXPECT_NE(r->path, "a1.parquet");
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(BothLevels, ConflictMatrix,
                          ::testing::Values(IsolationLevel::kSerializable,
                                            IsolationLevel::kWriteSerializable),

@@ -1,6 +1,7 @@
 #include "txn/rebase.h"
 
 #include <utility>
+#include <vector>
 
 namespace shoal::txn {
 
@@ -29,6 +30,15 @@ void ApplyRebase(RebasePlan plan, ReadSet* read, WriteSet* write, delta::Metadat
     }
   }
 
+  for (const auto& [output, sources] : plan.dropped_outputs) {
+    std::erase_if(write->adds, [&](const delta::AddFile& a) { return a.path == output; });
+    write->added_file_deletes.erase(output);
+    for (const auto& source : sources) {
+      write->removes.erase(source);
+      read->files.erase(source);
+    }
+  }
+  for (const auto& path : plan.dropped_removes) write->removes.erase(path);
   for (auto& [path, rows] : plan.carried_deletes) {
     write->added_file_deletes[path].UnionWith(rows);
   }

@@ -164,7 +164,7 @@ class Transaction {
   WriteSet write_;
   bool done_ = false;
   std::map<std::string, WrittenDv> written_dvs_;   // by data file path: the DV of this attempt
-  std::vector<std::string> stale_dv_files_;         // DV files of earlier attempts
+  std::vector<std::string> stale_dv_files_;  // DV files of earlier attempts, dropped outputs
 };
 
 // A fresh random UUID v4 in its 8-4-4-4-12 text form.
