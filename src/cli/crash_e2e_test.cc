@@ -6,13 +6,12 @@
 //
 // Size: SHOAL_CRASH_ROUNDS rounds (default 12) of two writers each; every round kills both.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
@@ -28,6 +27,7 @@
 #include <vector>
 
 #include "io/file_system.h"
+#include "support/shell_text.h"
 #include "support/testdata.h"
 #include "table/protocol_validator.h"
 
@@ -37,15 +37,6 @@ namespace shoal::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
 
 // A `shoal` process reading statements from a pipe, its stdout captured through another.
 class ShellProcess {
@@ -138,14 +129,17 @@ class CrashE2E : public ::testing::Test {
  protected:
   void SetUp() override {
     binary_ = testing::BinaryDir() + "/shoal";
-    if (!fs::exists(binary_)) FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
+    if (!fs::exists(binary_))
+      FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
     fs::create_directories(Warehouse());
     signal(SIGPIPE, SIG_IGN);
   }
   std::string Warehouse() { return dir_.Join("wh"); }
   // Runs one statement in a fresh process; returns the exit code, output and errors in *out.
   int Run(const std::string& sql, std::string* out) {
-    return testing::RunCommand(Quote(binary_) + " --format csv " + Quote(Warehouse()) + " -c " + Quote(sql) + " 2>&1",
+    return testing::RunCommand(testing::ShellQuote(binary_) + " --format csv " +
+                                   testing::ShellQuote(Warehouse()) + " -c " +
+                                   testing::ShellQuote(sql) + " 2>&1",
                                out);
   }
 
@@ -155,7 +149,10 @@ class CrashE2E : public ::testing::Test {
 
 TEST_F(CrashE2E, SigkilledWritersLoseNoAcknowledgedCommit) {
   std::string out;
-  ASSERT_EQ(Run("CREATE TABLE t (k BIGINT, w INT) TBLPROPERTIES ('delta.checkpointInterval' = '3')", &out), 0) << out;
+  ASSERT_EQ(Run("CREATE TABLE t (k BIGINT, w INT) TBLPROPERTIES ('delta.checkpointInterval' = '3')",
+                &out),
+            0)
+      << out;
 
   int rounds = 12;
   if (const char* r = std::getenv("SHOAL_CRASH_ROUNDS")) rounds = std::max(1, std::atoi(r));
@@ -216,7 +213,8 @@ TEST_F(CrashE2E, SigkilledWritersLoseNoAcknowledgedCommit) {
       target[w] = 1 + rng() % 25;
       extra_ms[w] = static_cast<int>(rng() % 41);
     }
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(120 * testing::TimingScale()));
+    auto deadline = std::chrono::steady_clock::now() +
+                    std::chrono::seconds(static_cast<int>(120 * testing::TimingScale()));
     int live = kWriters;
     while (live > 0) {
       auto now = std::chrono::steady_clock::now();
@@ -277,8 +275,9 @@ TEST_F(CrashE2E, SigkilledWritersLoseNoAcknowledgedCommit) {
   ASSERT_EQ(Run("INSERT INTO t VALUES (-1, 9)", &out), 0) << out;
   ASSERT_EQ(Run("SELECT count(*) AS n FROM t WHERE k = -1", &out), 0) << out;
   EXPECT_NE(out.find("\n1"), std::string::npos) << out;
-  std::printf("crash test: %d rounds, %zu keys sent, %zu acknowledged, %zu present, %d readers ran\n", rounds,
-              sent.size(), acked.size(), present.size(), reads.load());
+  std::printf(
+      "crash test: %d rounds, %zu keys sent, %zu acknowledged, %zu present, %d readers ran\n",
+      rounds, sent.size(), acked.size(), present.size(), reads.load());
 }
 
 }  // namespace

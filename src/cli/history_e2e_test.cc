@@ -5,18 +5,18 @@
 // its COMMIT ended. The history checker (test/support/history_checker.h) then verifies the
 // history against the table's isolation level. doc/reliability.md ("History checker").
 //
-// Size: SHOAL_HISTORY_TXNS transactions per process (default 30; 10 under sanitizers), SHOAL_HISTORY_PROCS processes
-// (default 4), SHOAL_HISTORY_KEYS keys (default 8), SHOAL_HISTORY_KILL_PERCENT: the chance that a
-// COMMIT's process is killed right after sending it (outcome unknown; default 3). A failing run
-// writes its history to $SHOAL_HISTORY_DIR (default: the build dir)/history-<level>.txt.
+// Size: SHOAL_HISTORY_TXNS transactions per process (default 30; 10 under sanitizers),
+// SHOAL_HISTORY_PROCS processes (default 4), SHOAL_HISTORY_KEYS keys (default 8),
+// SHOAL_HISTORY_KILL_PERCENT: the chance that a COMMIT's process is killed right after sending it
+// (outcome unknown; default 3). A failing run writes its history to $SHOAL_HISTORY_DIR (default:
+// the build dir)/history-<level>.txt.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
@@ -35,6 +35,7 @@
 
 #include "io/file_system.h"
 #include "support/history_checker.h"
+#include "support/shell_text.h"
 #include "support/testdata.h"
 #include "table/protocol_validator.h"
 
@@ -55,13 +56,6 @@ int EnvInt(const char* name, int fallback) {
   return n >= 0 ? n : fallback;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string LastLine(const std::string& text) {
   std::stringstream ss(text);
   std::string line, last;
@@ -69,17 +63,6 @@ std::string LastLine(const std::string& text) {
     if (!line.empty()) last = line;
   }
   return last;
-}
-
-bool IsConflict(const std::string& error) {
-  static const char* kNames[] = {"ConcurrentAppendException",     "ConcurrentDeleteReadException",
-                                 "ConcurrentDeleteDeleteException", "MetadataChangedException",
-                                 "ConcurrentTransactionException",  "ProtocolChangedException",
-                                 "ConflictException"};
-  for (const char* n : kNames) {
-    if (error.rfind(n, 0) == 0) return true;
-  }
-  return false;
 }
 
 // One statement's result as the client saw it.
@@ -94,7 +77,8 @@ struct StatementResult {
 // Thread-safety: one thread per session.
 class ShellSession {
  public:
-  ShellSession(const std::string& binary, const std::string& warehouse, const std::string& stderr_path)
+  ShellSession(const std::string& binary, const std::string& warehouse,
+               const std::string& stderr_path)
       : stderr_path_(stderr_path) {
     int in[2], out[2];
     if (pipe(in) != 0) return;
@@ -107,7 +91,8 @@ class ShellSession {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
     posix_spawn_file_actions_addclose(&fa, in[1]);
     posix_spawn_file_actions_addclose(&fa, out[0]);
     std::vector<std::string> args = {binary, "--format", "jsonl", "--threads", "1", warehouse};
@@ -163,8 +148,9 @@ class ShellSession {
         }
         r.rows.push_back(std::move(row));
       }
-      int left = static_cast<int>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
+      int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      deadline - std::chrono::steady_clock::now())
+                                      .count());
       if (left <= 0 || pid_ <= 0) {
         Kill();
         r.status = StatementResult::Status::kLost;
@@ -185,8 +171,9 @@ class ShellSession {
       waitpid(pid_, &status, 0);
       pid_ = -1;
       r.status = StatementResult::Status::kFailed;
-      r.error = LastLine(ReadFile(stderr_path_));
-      if (r.error.empty()) r.error = "shell exited (status " + std::to_string(status) + ") without an error";
+      r.error = LastLine(testing::ReadFileText(stderr_path_));
+      if (r.error.empty())
+        r.error = "shell exited (status " + std::to_string(status) + ") without an error";
       return r;
     }
   }
@@ -226,8 +213,9 @@ int64_t NewKey(int p, int i) { return 1000 + static_cast<int64_t>(p) * 10000 + i
 // Thread-safety: one thread per worker; elements come from a shared atomic counter.
 class HistoryWorker {
  public:
-  HistoryWorker(int process, const Knobs& knobs, std::string binary, std::string warehouse, std::string scratch,
-                std::atomic<int64_t>* next_element, std::atomic<int64_t>* next_txn)
+  HistoryWorker(int process, const Knobs& knobs, std::string binary, std::string warehouse,
+                std::string scratch, std::atomic<int64_t>* next_element,
+                std::atomic<int64_t>* next_txn)
       : p_(process),
         knobs_(knobs),
         binary_(std::move(binary)),
@@ -240,9 +228,12 @@ class HistoryWorker {
   void Run() {
     for (int i = 0; i < knobs_.txns && errors_.empty(); ++i) {
       uint64_t dice = rng_() % 100;
-      if (dice < 8) Optimize();
-      else if (dice < 20) BlindInsert();
-      else ReadModifyWrite();
+      if (dice < 8)
+        Optimize();
+      else if (dice < 20)
+        BlindInsert();
+      else
+        ReadModifyWrite();
     }
     session_.reset();
   }
@@ -271,14 +262,16 @@ class HistoryWorker {
     return Session().Exec(sql, kTimeoutMs);
   }
 
-  void Fail(const std::string& what) { errors_.push_back("process " + std::to_string(p_) + ": " + what); }
+  void Fail(const std::string& what) {
+    errors_.push_back("process " + std::to_string(p_) + ": " + what);
+  }
 
   // Ends `txn` after a statement that did not succeed; true when it did succeed.
   bool Settle(HistoryTxn* txn, const StatementResult& r, bool is_commit) {
     if (r.status == StatementResult::Status::kOk) return true;
     if (r.status == StatementResult::Status::kLost) {
       txn->outcome = is_commit ? HistoryTxn::Outcome::kUnknown : HistoryTxn::Outcome::kAborted;
-    } else if (IsConflict(r.error)) {
+    } else if (testing::IsConflictError(r.error)) {
       txn->outcome = HistoryTxn::Outcome::kAborted;
     } else {
       Fail("unexpected error in T" + std::to_string(txn->id) + " [" + txn->label + "]: " + r.error);
@@ -298,8 +291,9 @@ class HistoryWorker {
 
   void Optimize() {
     StatementResult r = Exec(nullptr, "OPTIMIZE t");
-    if (r.status == StatementResult::Status::kOk) ++optimize_ok_;
-    else if (r.status == StatementResult::Status::kFailed && IsConflict(r.error)) {
+    if (r.status == StatementResult::Status::kOk)
+      ++optimize_ok_;
+    else if (r.status == StatementResult::Status::kFailed && testing::IsConflictError(r.error)) {
       if (optimize_conflicts_++ == 0) optimize_conflict_ = r.error.substr(0, 300);
     } else {
       Fail("OPTIMIZE: " + r.error);
@@ -313,7 +307,10 @@ class HistoryWorker {
     int64_t k = NewKey(p_, inserts_++);
     int64_t e = NewElement();
     txn.ops.push_back(HistoryOp::Append(k, e));
-    Settle(&txn, Exec(&txn, "INSERT INTO t VALUES (" + std::to_string(k) + ", '," + std::to_string(e) + "')"), true);
+    Settle(&txn,
+           Exec(&txn,
+                "INSERT INTO t VALUES (" + std::to_string(k) + ", '," + std::to_string(e) + "')"),
+           true);
     txns_.push_back(std::move(txn));
   }
 
@@ -332,8 +329,9 @@ class HistoryWorker {
     for (int64_t k : keys) reads[k] = HistoryOp::ReadAbsent(k);
     for (const nlohmann::json& row : r.rows) {
       std::vector<int64_t> list;
-      if (!row.contains("k") || !row["k"].is_number_integer() || !row.contains("v") || !row["v"].is_string() ||
-          !testing::ParseList(row["v"].get<std::string>(), &list) || !reads.count(row["k"].get<int64_t>())) {
+      if (!row.contains("k") || !row["k"].is_number_integer() || !row.contains("v") ||
+          !row["v"].is_string() || !testing::ParseList(row["v"].get<std::string>(), &list) ||
+          !reads.count(row["k"].get<int64_t>())) {
         Fail("unexpected row " + row.dump() + " for [" + txn->label + "]");
         return false;
       }
@@ -380,7 +378,9 @@ class HistoryWorker {
       std::string sql;
       switch (action) {
         case 1:
-        case 3: sql = "UPDATE t SET v = v || '," + es + "' WHERE k = " + ks; break;
+        case 3:
+          sql = "UPDATE t SET v = v || '," + es + "' WHERE k = " + ks;
+          break;
         case 2:
         case 4:
           sql = "MERGE INTO t USING (VALUES (" + ks + ")) AS s(k) ON t.k = s.k AND t.k = " + ks +
@@ -446,7 +446,8 @@ class HistoryE2E : public ::testing::Test {
  protected:
   void SetUp() override {
     binary_ = testing::BinaryDir() + "/shoal";
-    if (!fs::exists(binary_)) FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
+    if (!fs::exists(binary_))
+      FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
     fs::create_directories(Warehouse());
     signal(SIGPIPE, SIG_IGN);
   }
@@ -469,7 +470,8 @@ class HistoryE2E : public ::testing::Test {
 void HistoryE2E::RunHistory(const std::string& isolation) {
   Knobs knobs;
   Sql("CREATE TABLE t (k INT, v STRING) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', "
-      "'delta.isolationLevel' = '" + isolation + "')");
+      "'delta.isolationLevel' = '" +
+      isolation + "')");
   History history;
   std::string values;
   for (int64_t k = 1; k <= knobs.keys; ++k) {
@@ -483,7 +485,8 @@ void HistoryE2E::RunHistory(const std::string& isolation) {
   std::vector<std::unique_ptr<HistoryWorker>> workers;
   for (int p = 0; p < knobs.procs; ++p) {
     workers.push_back(std::make_unique<HistoryWorker>(p, knobs, binary_, Warehouse(),
-                                                      dir_.Join("p" + std::to_string(p)), &next_element, &next_txn));
+                                                      dir_.Join("p" + std::to_string(p)),
+                                                      &next_element, &next_txn));
   }
   std::vector<std::thread> threads;
   for (auto& w : workers) threads.emplace_back([&w] { w->Run(); });
@@ -507,27 +510,35 @@ void HistoryE2E::RunHistory(const std::string& isolation) {
     history.final_rows[row["k"].get<int64_t>()].push_back(std::move(list));
   }
 
-  testing::CheckedIsolation level = isolation == "Serializable" ? testing::CheckedIsolation::kSerializable
-                                                                 : testing::CheckedIsolation::kWriteSerializable;
+  testing::CheckedIsolation level = isolation == "Serializable"
+                                        ? testing::CheckedIsolation::kSerializable
+                                        : testing::CheckedIsolation::kWriteSerializable;
   testing::CheckReport report = testing::CheckHistory(history, level);
-  std::printf("[ history  ] %s: %d processes, %zu transactions, %d statements, OPTIMIZE ok=%d conflicts=%d, %.1f s\n"
-              "[ history  ] %s\n",
-              isolation.c_str(), knobs.procs, history.txns.size(), statements, optimize_ok, optimize_conflicts, seconds,
-              report.Summary().c_str());
+  std::printf(
+      "[ history  ] %s: %d processes, %zu transactions, %d statements, OPTIMIZE ok=%d "
+      "conflicts=%d, %.1f s\n"
+      "[ history  ] %s\n",
+      isolation.c_str(), knobs.procs, history.txns.size(), statements, optimize_ok,
+      optimize_conflicts, seconds, report.Summary().c_str());
   // OPTIMIZE is not part of the history: its conflicts are allowed, but shown.
-  if (!optimize_conflict.empty()) std::printf("[ history  ] first OPTIMIZE conflict: %s\n", optimize_conflict.c_str());
+  if (!optimize_conflict.empty())
+    std::printf("[ history  ] first OPTIMIZE conflict: %s\n", optimize_conflict.c_str());
   if (!report.valid()) {
     // Keep the history for minimizing: one transaction per line.
     const char* dir = std::getenv("SHOAL_HISTORY_DIR");
-    std::string path = std::string(dir && *dir ? dir : testing::BinaryDir().c_str()) + "/history-" + isolation + ".txt";
+    std::string path = std::string(dir && *dir ? dir : testing::BinaryDir().c_str()) + "/history-" +
+                       isolation + ".txt";
     std::ofstream out(path);
     for (const HistoryTxn& t : history.txns) {
       out << "T" << t.id << " p" << t.process << " "
-          << (t.outcome == HistoryTxn::Outcome::kOk ? "ok" : t.outcome == HistoryTxn::Outcome::kAborted ? "aborted" : "unknown")
+          << (t.outcome == HistoryTxn::Outcome::kOk        ? "ok"
+              : t.outcome == HistoryTxn::Outcome::kAborted ? "aborted"
+                                                           : "unknown")
           << (t.blind_append ? " blind" : "") << ": " << t.label << "\n";
     }
     for (const auto& [k, rows] : history.final_rows) {
-      for (const auto& list : rows) out << "final " << k << " = " << testing::FormatList(list) << "\n";
+      for (const auto& list : rows)
+        out << "final " << k << " = " << testing::FormatList(list) << "\n";
     }
     ADD_FAILURE() << report.Describe(30) << "\nhistory written to " << path;
   }

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "support/shell_text.h"
 #include "support/testdata.h"
 
 namespace shoal::cli {
@@ -20,39 +21,25 @@ struct Outcome {
   std::string err;
 };
 
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class ShellE2E : public ::testing::Test {
  protected:
   void SetUp() override {
     binary_ = testing::BinaryDir() + "/shoal";
-    if (!fs::exists(binary_)) FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
+    if (!fs::exists(binary_))
+      FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
     fs::create_directories(dir_.Join("wh"));
   }
 
   // Runs shoal with `args` on the test's warehouse, feeding `input` on stdin.
   Outcome Shoal(const std::vector<std::string>& args, const std::string& input = "") {
     std::ofstream(dir_.Join("stdin.txt"), std::ios::binary) << input;
-    std::string cmd = Quote(binary_);
-    for (const std::string& a : args) cmd += " " + Quote(a);
-    cmd += " < " + Quote(dir_.Join("stdin.txt")) + " 2> " + Quote(dir_.Join("stderr.txt"));
+    std::string cmd = testing::ShellQuote(binary_);
+    for (const std::string& a : args) cmd += " " + testing::ShellQuote(a);
+    cmd += " < " + testing::ShellQuote(dir_.Join("stdin.txt")) + " 2> " +
+           testing::ShellQuote(dir_.Join("stderr.txt"));
     Outcome r;
     r.code = testing::RunCommand(cmd, &r.out);
-    r.err = ReadFile(dir_.Join("stderr.txt"));
+    r.err = testing::ReadFileText(dir_.Join("stderr.txt"));
     return r;
   }
   std::string Warehouse() { return dir_.Join("wh"); }
@@ -77,7 +64,6 @@ TEST_F(ShellE2E, SyntaxErrorIsOneParserLineAndExitOne) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-
 TEST_F(ShellE2E, UnknownColumnIsBinderError) {
   Outcome r = Shoal({Warehouse(), "-c", "SELECT no_such_column"});
   EXPECT_EQ(r.code, 1);
@@ -86,8 +72,8 @@ TEST_F(ShellE2E, UnknownColumnIsBinderError) {
 }
 
 TEST_F(ShellE2E, StatementsAfterAFailureDoNotRun) {
-  Outcome r = Shoal({Warehouse(), "--format", "csv", "-c", "SELECT 1 AS a; SELECT nope; SELECT 3 AS c", "-c",
-                 "SELECT 4 AS d"});
+  Outcome r = Shoal({Warehouse(), "--format", "csv", "-c",
+                     "SELECT 1 AS a; SELECT nope; SELECT 3 AS c", "-c", "SELECT 4 AS d"});
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "a\n1\n");
   EXPECT_EQ(r.err.rfind("BinderException: ", 0), 0u) << r.err;
@@ -95,26 +81,31 @@ TEST_F(ShellE2E, StatementsAfterAFailureDoNotRun) {
 
 TEST_F(ShellE2E, StatementsAfterAFailureDoNotChangeTables) {
   Outcome t = Shoal({Warehouse(), "--format", "csv", "-c", "CREATE TABLE t (a INT); SELECT nope",
-                 "-c", "INSERT INTO t VALUES (1)"});
+                     "-c", "INSERT INTO t VALUES (1)"});
   EXPECT_EQ(t.code, 1);
   Outcome count = Shoal({Warehouse(), "--format", "csv", "-c", "SELECT count(*) AS n FROM t"});
   EXPECT_EQ(count.out, "n\n0\n") << count.err;
 }
 
 TEST_F(ShellE2E, RunsEveryDashCInOrder) {
-  Outcome r = Shoal({Warehouse(), "--format", "jsonl", "-c", "SELECT 1 AS a; SELECT 2 AS b", "-c", "SELECT 3 AS c"});
+  Outcome r = Shoal({Warehouse(), "--format", "jsonl", "-c", "SELECT 1 AS a; SELECT 2 AS b", "-c",
+                     "SELECT 3 AS c"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n");
 }
 
 TEST_F(ShellE2E, StatsLinePerStatement) {
-  Outcome r = Shoal({Warehouse(), "--stats", "--format", "csv", "-c", "SELECT 1 AS a; SELECT 2 AS b"});
+  Outcome r =
+      Shoal({Warehouse(), "--stats", "--format", "csv", "-c", "SELECT 1 AS a; SELECT 2 AS b"});
   EXPECT_EQ(r.code, 0) << r.err;
   std::regex line(
-      "stats \\{\"files_total\":\\d+,\"files_read\":\\d+,\"row_groups_total\":\\d+,\"row_groups_read\":\\d+,"
+      "stats "
+      "\\{\"files_total\":\\d+,\"files_read\":\\d+,\"row_groups_total\":\\d+,\"row_groups_read\":"
+      "\\d+,"
       "\"pages_total\":\\d+,\"pages_read\":\\d+,\"bytes_read\":\\d+,\"rows_scanned\":\\d+,"
       "\"rows_returned\":\\d+,\"files_pruned_partition\":\\d+,\"files_pruned_stats\":\\d+,"
-      "\"row_groups_pruned_stats\":\\d+,\"row_groups_pruned_dictionary\":\\d+,\"row_groups_pruned_bloom\":\\d+,"
+      "\"row_groups_pruned_stats\":\\d+,\"row_groups_pruned_dictionary\":\\d+,\"row_groups_pruned_"
+      "bloom\":\\d+,"
       "\"pages_pruned_index\":\\d+,\"rows_pruned_index\":\\d+,\"rows_deleted_dv\":\\d+,"
       "\"rows_prewhere_filtered\":\\d+,\"pages_skipped_prewhere\":\\d+,\"elapsed_ms\":\\d+\\}");
   std::stringstream ss(r.err);
@@ -129,15 +120,15 @@ TEST_F(ShellE2E, StatsLinePerStatement) {
 
 TEST_F(ShellE2E, CsvQuotesAndWritesNullEmpty) {
   Outcome r = Shoal({Warehouse(), "--format", "csv", "-c",
-                 "SELECT 'a,b' AS s, 'say \"hi\"' AS t, NULL AS n, '' AS e, 7 AS i"});
+                     "SELECT 'a,b' AS s, 'say \"hi\"' AS t, NULL AS n, '' AS e, 7 AS i"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "s,t,n,e,i\n\"a,b\",\"say \"\"hi\"\"\",,\"\",7\n");
 }
 
 TEST_F(ShellE2E, JsonIsOneArrayOverATable) {
   Outcome r = Shoal({Warehouse(), "--format", "json", "-c",
-                 "CREATE TABLE t (a INT, s STRING); INSERT INTO t VALUES (1, 'x'), (2, NULL);"
-                 "SELECT a, s FROM t ORDER BY a"});
+                     "CREATE TABLE t (a INT, s STRING); INSERT INTO t VALUES (1, 'x'), (2, NULL);"
+                     "SELECT a, s FROM t ORDER BY a"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "[{\"a\":1,\"s\":\"x\"},{\"a\":2,\"s\":null}]\n");
   Outcome empty = Shoal({Warehouse(), "--format", "json", "-c", "SELECT a FROM t WHERE a > 5"});
@@ -153,7 +144,8 @@ TEST_F(ShellE2E, TableFormatIsTheDefault) {
 }
 
 TEST_F(ShellE2E, RunsFileWithDotCommands) {
-  std::ofstream(dir_.Join("script.sql")) << "-- a script\n.mode jsonl\nSELECT 1\n  AS a;\nSELECT 'x;y' AS b;\n";
+  std::ofstream(dir_.Join("script.sql"))
+      << "-- a script\n.mode jsonl\nSELECT 1\n  AS a;\nSELECT 'x;y' AS b;\n";
   Outcome r = Shoal({Warehouse(), "-f", dir_.Join("script.sql")});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "{\"a\":1}\n{\"b\":\"x;y\"}\n");
@@ -167,7 +159,8 @@ TEST_F(ShellE2E, MissingFileIsAnIOError) {
 }
 
 TEST_F(ShellE2E, ReadsStatementsFromStdinWhenNotATerminal) {
-  Outcome r = Shoal({Warehouse(), "--format", "csv"}, "SELECT 1 AS a;\n.mode jsonl\nSELECT 2\nAS b");
+  Outcome r =
+      Shoal({Warehouse(), "--format", "csv"}, "SELECT 1 AS a;\n.mode jsonl\nSELECT 2\nAS b");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "a\n1\n{\"b\":2}\n");
 
@@ -178,16 +171,19 @@ TEST_F(ShellE2E, ReadsStatementsFromStdinWhenNotATerminal) {
 }
 
 TEST_F(ShellE2E, TablesPersistAcrossInvocations) {
-  ASSERT_EQ(Shoal({Warehouse(), "-c", "CREATE TABLE p (a BIGINT); INSERT INTO p VALUES (5)"}).code, 0);
+  ASSERT_EQ(Shoal({Warehouse(), "-c", "CREATE TABLE p (a BIGINT); INSERT INTO p VALUES (5)"}).code,
+            0);
   Outcome r = Shoal({Warehouse(), "--format", "csv", "-c", "SELECT a FROM p"});
   EXPECT_EQ(r.out, "a\n5\n") << r.err;
 }
 
 TEST_F(ShellE2E, CommitConflictIsPrintedWithTheDeltaErrorName) {
-  Outcome r = Shoal({Warehouse(), "-c",
-                     "CREATE TABLE c (x INT) TBLPROPERTIES ('delta.isolationLevel' = 'Serializable');"
-                     "BEGIN; SELECT count(*) FROM c WHERE x = 1; INSERT INTO c VALUES (5); PREPARE TRANSACTION 'p1';"
-                     "INSERT INTO c VALUES (1); COMMIT PREPARED 'p1'"});
+  Outcome r =
+      Shoal({Warehouse(), "-c",
+             "CREATE TABLE c (x INT) TBLPROPERTIES ('delta.isolationLevel' = 'Serializable');"
+             "BEGIN; SELECT count(*) FROM c WHERE x = 1; INSERT INTO c VALUES (5); PREPARE "
+             "TRANSACTION 'p1';"
+             "INSERT INTO c VALUES (1); COMMIT PREPARED 'p1'"});
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err.rfind("ConcurrentAppendException: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

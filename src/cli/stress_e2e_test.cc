@@ -34,28 +34,13 @@
 #include <thread>
 #include <vector>
 
+#include "support/shell_text.h"
 #include "support/testdata.h"
 
 namespace shoal::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Statement count per process: `full` times SHOAL_STRESS_SCALE (at least 1).
 int Scaled(int full) {
@@ -65,18 +50,6 @@ int Scaled(int full) {
     if (f > 0) scale = f;
   }
   return std::max(1, static_cast<int>(full * scale + 0.5));
-}
-
-// True when a shell error line is one of the six Delta conflict errors (retryable).
-bool IsConflictLine(const std::string& line) {
-  static const char* kNames[] = {"ConcurrentAppendException",     "ConcurrentDeleteReadException",
-                                 "ConcurrentDeleteDeleteException", "MetadataChangedException",
-                                 "ConcurrentTransactionException",  "ProtocolChangedException",
-                                 "ConflictException"};
-  for (const char* n : kNames) {
-    if (line.rfind(n, 0) == 0) return true;
-  }
-  return false;
 }
 
 std::string LastLine(const std::string& text) {
@@ -97,7 +70,9 @@ using RetryPolicy = std::function<std::optional<std::string>(size_t i, int attem
 class ShellWorker {
  public:
   ShellWorker(std::string binary, std::string warehouse, std::string scratch)
-      : binary_(std::move(binary)), warehouse_(std::move(warehouse)), scratch_(std::move(scratch)) {}
+      : binary_(std::move(binary)),
+        warehouse_(std::move(warehouse)),
+        scratch_(std::move(scratch)) {}
 
   void Run(std::vector<std::string> statements, const RetryPolicy& retry) {
     size_t first = texts_.size();
@@ -113,8 +88,9 @@ class ShellWorker {
         script += texts_[i] + ";\nSELECT 'ack " + std::to_string(i) + "' AS m;\n";
       }
       std::ofstream(scratch_ + ".sql", std::ios::binary) << script;
-      std::string cmd = Quote(binary_) + " " + Quote(warehouse_) + " --threads 1 --format jsonl -f " +
-                        Quote(scratch_ + ".sql") + " < /dev/null 2> " + Quote(scratch_ + ".err");
+      std::string cmd = testing::ShellQuote(binary_) + " " + testing::ShellQuote(warehouse_) +
+                        " --threads 1 --format jsonl -f " + testing::ShellQuote(scratch_ + ".sql") +
+                        " < /dev/null 2> " + testing::ShellQuote(scratch_ + ".err");
       std::string out;
       int rc = testing::RunCommand(cmd, &out);
       ++processes_;
@@ -131,11 +107,12 @@ class ShellWorker {
         attempt = 0;
       }
       if (rc == 0) {
-        if (next != texts_.size()) error_ = "shell exited 0 before acknowledging statement " + std::to_string(next);
+        if (next != texts_.size())
+          error_ = "shell exited 0 before acknowledging statement " + std::to_string(next);
         break;
       }
-      std::string err = LastLine(ReadFile(scratch_ + ".err"));
-      if (rc != 1 || next >= texts_.size() || !IsConflictLine(err)) {
+      std::string err = LastLine(testing::ReadFileText(scratch_ + ".err"));
+      if (rc != 1 || next >= texts_.size() || !testing::IsConflictError(err)) {
         error_ = "exit " + std::to_string(rc) + " at statement '" +
                  (next < texts_.size() ? texts_[next] : std::string("<none>")) + "': " + err;
         break;
@@ -143,7 +120,8 @@ class ShellWorker {
       ++conflicts_;
       failed_.push_back(texts_[next]);
       std::string kind = err.substr(0, err.find(':'));
-      if (err.find("without a row mapping") != std::string::npos) kind += " (without a row mapping)";
+      if (err.find("without a row mapping") != std::string::npos)
+        kind += " (without a row mapping)";
       ++conflict_kinds_[kind];
       if (first_conflict_.empty()) first_conflict_ = texts_[next] + " -> " + err;
       if (std::optional<std::string> again = retry(next, attempt)) {
@@ -185,7 +163,8 @@ class StressE2E : public ::testing::Test {
  protected:
   void SetUp() override {
     binary_ = testing::BinaryDir() + "/shoal";
-    if (!fs::exists(binary_)) FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
+    if (!fs::exists(binary_))
+      FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
     fs::create_directories(dir_.Join("wh"));
   }
 
@@ -197,11 +176,12 @@ class StressE2E : public ::testing::Test {
 
   // Runs `sql` in one shell; returns its CSV output, failing the test on an error.
   std::string Sql(const std::string& sql) {
-    std::string cmd = Quote(binary_) + " " + Quote(Warehouse()) + " --format csv -c " + Quote(sql) +
-                      " < /dev/null 2> " + Quote(dir_.Join("sql.err"));
+    std::string cmd = testing::ShellQuote(binary_) + " " + testing::ShellQuote(Warehouse()) +
+                      " --format csv -c " + testing::ShellQuote(sql) + " < /dev/null 2> " +
+                      testing::ShellQuote(dir_.Join("sql.err"));
     std::string out;
     int rc = testing::RunCommand(cmd, &out);
-    EXPECT_EQ(rc, 0) << sql << ": " << ReadFile(dir_.Join("sql.err"));
+    EXPECT_EQ(rc, 0) << sql << ": " << testing::ReadFileText(dir_.Join("sql.err"));
     return out;
   }
 
@@ -246,7 +226,8 @@ std::string AppendSql(int worker, size_t stmt, int attempt) {
 void StressE2E::AppendAndCounterStress(const std::string& isolation) {
   const int appenders = 8, appends = Scaled(50), incrementers = 4, increments = Scaled(50);
   Sql("CREATE TABLE t (id BIGINT, c BIGINT) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', "
-      "'delta.isolationLevel' = '" + isolation + "')");
+      "'delta.isolationLevel' = '" +
+      isolation + "')");
   Sql("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0), (4, 0)");
 
   std::vector<std::unique_ptr<ShellWorker>> workers;
@@ -266,11 +247,13 @@ void StressE2E::AppendAndCounterStress(const std::string& isolation) {
   std::vector<std::vector<int64_t>> keys(incrementers);
   for (int w = 0; w < incrementers; ++w) {
     std::mt19937_64 rng(1234 + w);
-    for (int i = 0; i < increments; ++i) keys[w].push_back(1 + static_cast<int64_t>(rng() % kCounters));
+    for (int i = 0; i < increments; ++i)
+      keys[w].push_back(1 + static_cast<int64_t>(rng() % kCounters));
     workers.push_back(NewWorker("counter" + std::to_string(w)));
     ShellWorker* worker = workers.back().get();
     std::vector<std::string> stmts;
-    for (int64_t k : keys[w]) stmts.push_back("UPDATE t SET c = c + 1 WHERE id = " + std::to_string(k));
+    for (int64_t k : keys[w])
+      stmts.push_back("UPDATE t SET c = c + 1 WHERE id = " + std::to_string(k));
     threads.emplace_back([worker, stmts] {
       worker->Run(stmts, [&stmts](size_t i, int attempt) -> std::optional<std::string> {
         if (attempt + 1 >= 1000) return std::nullopt;  // a livelock: the check below fails
@@ -286,8 +269,9 @@ void StressE2E::AppendAndCounterStress(const std::string& isolation) {
     (w < appenders ? append_conflicts : counter_conflicts) += workers[w]->conflicts();
     processes += workers[w]->processes();
   }
-  std::printf("[ stress   ] %s: %d append conflicts, %d counter conflicts (retried), %d shell processes\n",
-              isolation.c_str(), append_conflicts, counter_conflicts, processes);
+  std::printf(
+      "[ stress   ] %s: %d append conflicts, %d counter conflicts (retried), %d shell processes\n",
+      isolation.c_str(), append_conflicts, counter_conflicts, processes);
 
   // Oracle: the acknowledged appends once each, and the acknowledged increments per counter.
   std::map<int64_t, int64_t> expected;
@@ -300,7 +284,8 @@ void StressE2E::AppendAndCounterStress(const std::string& isolation) {
       int64_t id = std::stoll(worker.texts()[i].substr(worker.texts()[i].find('(') + 1));
       EXPECT_TRUE(expected.emplace(id, -1).second) << id;
     }
-    for (const std::string& f : worker.failed()) failed_ids.insert(std::stoll(f.substr(f.find('(') + 1)));
+    for (const std::string& f : worker.failed())
+      failed_ids.insert(std::stoll(f.substr(f.find('(') + 1)));
   }
   for (int w = 0; w < incrementers; ++w) {
     const ShellWorker& worker = *workers[static_cast<size_t>(appenders + w)];
@@ -313,7 +298,8 @@ void StressE2E::AppendAndCounterStress(const std::string& isolation) {
 
   std::vector<std::pair<int64_t, int64_t>> rows = Pairs("SELECT id, c FROM t ORDER BY id, c");
   std::vector<std::pair<int64_t, int64_t>> want(expected.begin(), expected.end());
-  for (const auto& [id, c] : rows) EXPECT_EQ(failed_ids.count(id), 0u) << "append reported failed is present: " << id;
+  for (const auto& [id, c] : rows)
+    EXPECT_EQ(failed_ids.count(id), 0u) << "append reported failed is present: " << id;
   ASSERT_EQ(rows.size(), want.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i], want[i]) << "row " << i;
@@ -324,9 +310,7 @@ TEST_F(StressE2E, AppendAndCounterStressWriteSerializable) {
   AppendAndCounterStress("WriteSerializable");
 }
 
-TEST_F(StressE2E, AppendAndCounterStressSerializable) {
-  AppendAndCounterStress("Serializable");
-}
+TEST_F(StressE2E, AppendAndCounterStressSerializable) { AppendAndCounterStress("Serializable"); }
 
 // ---------------------------------------------------------------------------------------------
 // Row-level DML on disjoint rows of the same files, with OPTIMIZE in a loop.
@@ -347,15 +331,19 @@ struct RowOp {
     switch (kind) {
       case Kind::kUpdate:
         return "UPDATE t SET v = v + " + std::to_string(delta) + " WHERE id IN (" + list + ")";
-      case Kind::kDelete: return "DELETE FROM t WHERE id IN (" + list + ")";
+      case Kind::kDelete:
+        return "DELETE FROM t WHERE id IN (" + list + ")";
       case Kind::kMerge: {
         std::string rows;
         for (size_t i = 0; i < ids.size(); ++i) {
-          rows += (i ? ", (" : "(") + std::to_string(ids[i]) + ", " + std::to_string(values[i]) + ")";
+          rows +=
+              (i ? ", (" : "(") + std::to_string(ids[i]) + ", " + std::to_string(values[i]) + ")";
         }
         // The target-only conjunct keeps the read set to these rows (doc/concurrency.md).
-        return "MERGE INTO t USING (VALUES " + rows + ") AS s(id, v) ON t.id = s.id AND t.id IN (" + list +
-               ") WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)";
+        return "MERGE INTO t USING (VALUES " + rows + ") AS s(id, v) ON t.id = s.id AND t.id IN (" +
+               list +
+               ") WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v) VALUES "
+               "(s.id, s.v)";
       }
     }
     return "";
@@ -371,7 +359,9 @@ struct RowOp {
         case Kind::kDelete:
           if (it != table->end()) table->erase(it);
           break;
-        case Kind::kMerge: (*table)[ids[i]] = values[i]; break;
+        case Kind::kMerge:
+          (*table)[ids[i]] = values[i];
+          break;
       }
     }
   }
@@ -425,7 +415,8 @@ std::vector<RowOp> GenerateOps(int w, int count) {
         op.ids.push_back(next_new);
         live.push_back(next_new);
         next_new += kDmlWorkers;
-        for (size_t j = 0; j < op.ids.size(); ++j) op.values.push_back(-static_cast<int64_t>(rng() % 100000));
+        for (size_t j = 0; j < op.ids.size(); ++j)
+          op.values.push_back(-static_cast<int64_t>(rng() % 100000));
         break;
     }
     if (op.ids.empty()) continue;
@@ -443,7 +434,8 @@ void StressE2E::RowLevelStress(bool row_level) {
   for (int64_t f = 0; f < kFiles; ++f) {  // one INSERT per file
     std::string values;
     for (int64_t id = f * kRowsPerFile; id < (f + 1) * kRowsPerFile; ++id) {
-      values += (values.empty() ? "(" : ", (") + std::to_string(id) + ", " + std::to_string(id) + ")";
+      values +=
+          (values.empty() ? "(" : ", (") + std::to_string(id) + ", " + std::to_string(id) + ")";
     }
     Sql("INSERT INTO t VALUES " + values);
   }
@@ -485,9 +477,10 @@ void StressE2E::RowLevelStress(bool row_level) {
   }
   ASSERT_EQ(optimizer->error(), "");
   int optimizes = static_cast<int>(optimizer->texts().size());
-  std::printf("[ stress   ] row level %s: %d DML commits acknowledged, %d DML conflicts, %d OPTIMIZE runs, "
-              "%d OPTIMIZE conflicts\n",
-              row_level ? "on" : "off", acked, dml_conflicts, optimizes, optimizer->conflicts());
+  std::printf(
+      "[ stress   ] row level %s: %d DML commits acknowledged, %d DML conflicts, %d OPTIMIZE runs, "
+      "%d OPTIMIZE conflicts\n",
+      row_level ? "on" : "off", acked, dml_conflicts, optimizes, optimizer->conflicts());
   std::map<std::string, int> kinds = optimizer->conflict_kinds();
   std::string first = optimizer->first_conflict();
   for (const auto& worker : workers) {
@@ -496,8 +489,10 @@ void StressE2E::RowLevelStress(bool row_level) {
   }
   for (const auto& [name, n] : kinds) std::printf("[ stress   ]   %d x %s\n", n, name.c_str());
   if (row_level) {
-    EXPECT_EQ(dml_conflicts, 0) << "row-level concurrency: disjoint rows must not conflict; first: " << first;
-    EXPECT_EQ(optimizer->conflicts(), 0) << "OPTIMIZE must not abort against row-level DML; first: " << first;
+    EXPECT_EQ(dml_conflicts, 0) << "row-level concurrency: disjoint rows must not conflict; first: "
+                                << first;
+    EXPECT_EQ(optimizer->conflicts(), 0)
+        << "OPTIMIZE must not abort against row-level DML; first: " << first;
   } else {
     EXPECT_GT(dml_conflicts, 0) << "file-level concurrency: DML on the same files should conflict";
   }
@@ -517,8 +512,8 @@ void StressE2E::RowLevelStress(bool row_level) {
   for (size_t i = 0; i < rows.size() && mismatches < 20; ++i) {
     if (rows[i] != want[i]) {
       ++mismatches;
-      ADD_FAILURE() << "row " << i << ": got (" << rows[i].first << ", " << rows[i].second << "), want ("
-                    << want[i].first << ", " << want[i].second << ")";
+      ADD_FAILURE() << "row " << i << ": got (" << rows[i].first << ", " << rows[i].second
+                    << "), want (" << want[i].first << ", " << want[i].second << ")";
     }
   }
 }
