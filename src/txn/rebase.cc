@@ -30,7 +30,8 @@ void ApplyRebase(RebasePlan plan, ReadSet* read, WriteSet* write, delta::Metadat
     }
   }
 
-  for (const auto& [output, sources] : plan.dropped_outputs) {
+  for (const auto& [dropped, sources] : plan.dropped_outputs) {
+    const std::string& output = dropped;  // a lambda may not capture a structured binding (clang)
     std::erase_if(write->adds, [&](const delta::AddFile& a) { return a.path == output; });
     write->added_file_deletes.erase(output);
     for (const auto& source : sources) {
