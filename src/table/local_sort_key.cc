@@ -168,6 +168,7 @@ KeyRows SortKeyEncoder::Encode(const columnar::RecordBatch& batch) const {
   k.width = width_;
   const int64_t n = batch.num_rows;
   k.bytes.resize(static_cast<size_t>(n * width_));
+  if (n == 0) return k;  // no rows: data() may be null, and null + offset is undefined
   uint8_t* base = k.bytes.data();
   for (size_t c = 0; c < columns_.size(); ++c) {
     const SortColumn& sc = columns_[c];
