@@ -11,12 +11,44 @@
 
 namespace shoal::scan {
 
+Result<columnar::Value> PartitionValueOf(const delta::AddFile& file, const TableColumn& col) {
+  std::optional<std::string> text;
+  auto it = file.partition_values.find(col.physical_name);
+  if (it == file.partition_values.end()) it = file.partition_values.find(col.name);
+  if (it != file.partition_values.end()) text = it->second;
+  return ParsePartitionValue(text, col.type, col.name);
+}
+
+Result<std::vector<std::optional<columnar::Value>>> PartitionValuesOf(const TableSchema& schema,
+                                                                      const delta::AddFile& file) {
+  std::vector<std::optional<columnar::Value>> out(schema.columns.size());
+  for (size_t c = 0; c < schema.columns.size(); ++c) {
+    if (!schema.columns[c].is_partition) continue;
+    auto v = PartitionValueOf(file, schema.columns[c]);
+    if (!v.ok()) return v.status().WithContext(file.path);
+    out[c] = std::move(*v);
+  }
+  return out;
+}
+
+Result<FileTask> MakeFileTask(const std::string& table_root, const TableSchema& schema,
+                              const delta::AddFile& file, int64_t id) {
+  FileTask task;
+  task.id = id;
+  ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(table_root, file.path));
+  ASSIGN_OR_RETURN(task.partition_values, PartitionValuesOf(schema, file));
+  task.deletion_vector = file.deletion_vector;
+  return task;
+}
+
 Result<std::shared_ptr<const DeltaTable>> DeltaTable::Open(std::shared_ptr<io::FileSystem> fs,
-                                                           const std::string& root, const TimeTravel& at) {
+                                                           const std::string& root,
+                                                           const TimeTravel& at) {
   delta::SnapshotOptions opts;
   opts.readers = delta::DefaultCheckpointReaders();
   if (at.version) {
-    if (*at.version < 0) return Status::InvalidArgument("version " + std::to_string(*at.version) + " does not exist");
+    if (*at.version < 0)
+      return Status::InvalidArgument("version " + std::to_string(*at.version) + " does not exist");
     opts.version = at.version;
   } else if (at.timestamp_ms) {
     ASSIGN_OR_RETURN(auto latest, delta::Snapshot::Load(fs, root, opts));
@@ -33,8 +65,8 @@ Result<std::shared_ptr<const DeltaTable>> DeltaTable::Open(std::shared_ptr<io::F
   return std::shared_ptr<const DeltaTable>(std::move(table));
 }
 
-Result<std::shared_ptr<const DeltaTable>> DeltaTable::FromSnapshot(std::shared_ptr<io::FileSystem> fs,
-                                                                   std::shared_ptr<const delta::Snapshot> snapshot) {
+Result<std::shared_ptr<const DeltaTable>> DeltaTable::FromSnapshot(
+    std::shared_ptr<io::FileSystem> fs, std::shared_ptr<const delta::Snapshot> snapshot) {
   if (!snapshot) return Status::Internal("DeltaTable::FromSnapshot without a snapshot");
   auto table = std::shared_ptr<DeltaTable>(new DeltaTable());
   table->fs_ = std::move(fs);
@@ -59,9 +91,11 @@ std::optional<int64_t> DeltaTable::EstimatedRows() const {
 
 namespace {
 
-bool OnlyPartitionColumns(const expr::Expr& e, const std::vector<int>& columns, const TableSchema& t) {
+bool OnlyPartitionColumns(const expr::Expr& e, const std::vector<int>& columns,
+                          const TableSchema& t) {
   for (int j : expr::CollectColumns(e)) {
-    if (j < 0 || j >= static_cast<int>(columns.size()) || !t.columns[columns[j]].is_partition) return false;
+    if (j < 0 || j >= static_cast<int>(columns.size()) || !t.columns[columns[j]].is_partition)
+      return false;
   }
   return true;
 }
@@ -77,33 +111,17 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   }
   std::vector<expr::ExprPtr> partition_filters, stats_filters;
   for (const expr::ExprPtr& f : options.filters) {
-    (OnlyPartitionColumns(*f, options.columns, table) ? partition_filters : stats_filters).push_back(f);
+    (OnlyPartitionColumns(*f, options.columns, table) ? partition_filters : stats_filters)
+        .push_back(f);
   }
   int64_t files_pruned_partition = 0, files_pruned_stats = 0;
-  std::vector<int> partition_cols;
-  for (size_t c = 0; c < table.columns.size(); ++c) {
-    if (table.columns[c].is_partition) partition_cols.push_back(static_cast<int>(c));
-  }
   expr::EvalContext ctx;
   std::vector<FileTask> tasks;
   const auto& files = snapshot_->files();
   for (size_t file_index = 0; file_index < files.size(); ++file_index) {
     const delta::AddFile& add = files[file_index];
-    FileTask task;
-    task.id = static_cast<int64_t>(file_index);
-    ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(snapshot_->table_root(), add.path));
-    task.partition_values.resize(table.columns.size());
-    for (int c : partition_cols) {
-      const TableColumn& col = table.columns[c];
-      std::optional<std::string> text;
-      auto it = add.partition_values.find(col.physical_name);
-      if (it == add.partition_values.end()) it = add.partition_values.find(col.name);
-      if (it != add.partition_values.end()) text = it->second;
-      auto v = ParsePartitionValue(text, col.type, col.name);
-      if (!v.ok()) return v.status().WithContext(add.path);
-      task.partition_values[c] = std::move(*v);
-    }
-    task.deletion_vector = add.deletion_vector;
+    ASSIGN_OR_RETURN(FileTask task, MakeFileTask(snapshot_->table_root(), table, add,
+                                                 static_cast<int64_t>(file_index)));
     bool pruned = false;
     if (!partition_filters.empty()) {
       // Exact: a one-row batch of the output columns with the partition values filled in.
@@ -111,8 +129,9 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
       auto schema = std::make_shared<columnar::Schema>();
       for (int c : options.columns) {
         schema->fields.push_back(table.schema.fields[c]);
-        cols.push_back(task.partition_values[c] ? task.partition_values[c]->Broadcast(1)
-                                                : columnar::Vector::MakeNull(table.columns[c].type, 1));
+        cols.push_back(task.partition_values[c]
+                           ? task.partition_values[c]->Broadcast(1)
+                           : columnar::Vector::MakeNull(table.columns[c].type, 1));
       }
       columnar::RecordBatch one(schema, std::move(cols), 1);
       std::vector<uint32_t> sel;

@@ -21,6 +21,16 @@
 
 namespace shoal::scan {
 
+// The typed value of partition column `col` in `file` (looked up by physical name, then by
+// logical name; NULL when absent). Corruption naming the column when the text does not parse.
+Result<columnar::Value> PartitionValueOf(const delta::AddFile& file, const TableColumn& col);
+// `file`'s partition values per table column (unset for data columns); errors name the file.
+Result<std::vector<std::optional<columnar::Value>>> PartitionValuesOf(const TableSchema& schema,
+                                                                      const delta::AddFile& file);
+// A scan task reading `file` of the table at `table_root` (all rows but its DV's) as file id `id`.
+Result<FileTask> MakeFileTask(const std::string& table_root, const TableSchema& schema,
+                              const delta::AddFile& file, int64_t id);
+
 // Which version of a table to open.
 struct TimeTravel {
   std::optional<int64_t> version;       // VERSION AS OF
@@ -48,8 +58,8 @@ class DeltaTable {
                                                         const TimeTravel& at = {});
   // Wraps an already-loaded snapshot, e.g. one with a transaction's staged writes applied so a
   // statement reads its own transaction's writes.
-  static Result<std::shared_ptr<const DeltaTable>> FromSnapshot(std::shared_ptr<io::FileSystem> fs,
-                                                                std::shared_ptr<const delta::Snapshot> snapshot);
+  static Result<std::shared_ptr<const DeltaTable>> FromSnapshot(
+      std::shared_ptr<io::FileSystem> fs, std::shared_ptr<const delta::Snapshot> snapshot);
 
   const std::shared_ptr<const delta::Snapshot>& snapshot() const { return snapshot_; }
   const std::shared_ptr<const TableSchema>& schema() const { return schema_; }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "delta/table_path.h"
+#include "scan/delta_scan.h"
 #include "scan/file_set_scan.h"
 #include "scan/partition_values.h"
 
@@ -16,19 +17,7 @@ namespace {
 Result<bool> ScanForMatch(const std::shared_ptr<io::FileSystem>& fs, const std::string& table_root,
                           const delta::AddFile& file, const expr::Expr& predicate,
                           const scan::TableSchema& schema) {
-  scan::FileTask task;
-  ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(table_root, file.path));
-  task.partition_values.resize(schema.columns.size());
-  for (size_t c = 0; c < schema.columns.size(); ++c) {
-    const scan::TableColumn& col = schema.columns[c];
-    if (!col.is_partition) continue;
-    std::optional<std::string> text;
-    auto it = file.partition_values.find(col.physical_name);
-    if (it == file.partition_values.end()) it = file.partition_values.find(col.name);
-    if (it != file.partition_values.end()) text = it->second;
-    ASSIGN_OR_RETURN(task.partition_values[c], scan::ParsePartitionValue(text, col.type, col.name));
-  }
-  task.deletion_vector = file.deletion_vector;
+  ASSIGN_OR_RETURN(scan::FileTask task, scan::MakeFileTask(table_root, schema, file, /*id=*/0));
 
   scan::FileSetScanSpec spec;
   spec.fs = fs;
@@ -53,8 +42,10 @@ Result<bool> ScanForMatch(const std::shared_ptr<io::FileSystem>& fs, const std::
 
 }  // namespace
 
-Result<bool> ScanAddedRowsMatcher::AnyRowMatches(const std::string& table_root, const delta::AddFile& file,
-                                                 const expr::Expr& predicate, const scan::TableSchema& schema) {
+Result<bool> ScanAddedRowsMatcher::AnyRowMatches(const std::string& table_root,
+                                                 const delta::AddFile& file,
+                                                 const expr::Expr& predicate,
+                                                 const scan::TableSchema& schema) {
   if (!txn::FileMayMatch(file, predicate, schema)) return false;
   auto any = ScanForMatch(fs_, table_root, file, predicate, schema);
   return any.ok() ? *any : true;

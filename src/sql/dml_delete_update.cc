@@ -1,13 +1,14 @@
 // DELETE and UPDATE (sql/dml.h).
 #include <strings.h>
 
+#include "delta/table_path.h"
 #include "expr/evaluate.h"
+#include "scan/delta_scan.h"
+#include "scan/partition_values.h"
 #include "sql/dml.h"
 #include "sql/dml_binding.h"
 #include "table/data_file_writer.h"
 #include "table/row_changes.h"
-#include "delta/table_path.h"
-#include "scan/partition_values.h"
 
 namespace shoal::sql {
 namespace {
@@ -19,13 +20,15 @@ std::string EffectiveAlias(const std::string& alias, const TableName& name) {
 
 bool OnlyPartitionColumns(const expr::Expr& e, const scan::TableSchema& t) {
   for (int c : expr::CollectColumns(e)) {
-    if (c < 0 || c >= static_cast<int>(t.columns.size()) || !t.columns[c].is_partition) return false;
+    if (c < 0 || c >= static_cast<int>(t.columns.size()) || !t.columns[c].is_partition)
+      return false;
   }
   return true;
 }
 
 // The files whose partition values satisfy `pred` (which refers to partition columns only).
-Result<std::vector<int64_t>> FilesMatchingPartitions(const scan::DeltaTable& table, const expr::ExprPtr& pred,
+Result<std::vector<int64_t>> FilesMatchingPartitions(const scan::DeltaTable& table,
+                                                     const expr::ExprPtr& pred,
                                                      expr::EvalContext& ctx) {
   const scan::TableSchema& t = *table.schema();
   std::vector<int64_t> out;
@@ -40,11 +43,7 @@ Result<std::vector<int64_t>> FilesMatchingPartitions(const scan::DeltaTable& tab
         cols.push_back(columnar::Vector::MakeNull(col.type, 1));
         continue;
       }
-      std::optional<std::string> text;
-      auto it = files[id].partition_values.find(col.physical_name);
-      if (it == files[id].partition_values.end()) it = files[id].partition_values.find(col.name);
-      if (it != files[id].partition_values.end()) text = it->second;
-      ASSIGN_OR_RETURN(columnar::Value v, scan::ParsePartitionValue(text, col.type, col.name));
+      ASSIGN_OR_RETURN(columnar::Value v, scan::PartitionValueOf(files[id], col));
       cols.push_back(v.Broadcast(1));
     }
     columnar::RecordBatch one(schema, std::move(cols), 1);
@@ -58,7 +57,8 @@ Result<std::vector<int64_t>> FilesMatchingPartitions(const scan::DeltaTable& tab
 Status StageAdds(table::DataFileWriter* writer, const DmlTarget& target) {
   ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer->Finish());
   for (delta::AddFile& a : adds) {
-    ASSIGN_OR_RETURN(std::string path, delta::ResolveTablePath(target.table->snapshot()->table_root(), a.path));
+    ASSIGN_OR_RETURN(std::string path,
+                     delta::ResolveTablePath(target.table->snapshot()->table_root(), a.path));
     target.staged_files->push_back(std::move(path));
     target.txn->AddFile(std::move(a));
   }
@@ -77,9 +77,11 @@ void RecordPredicate(const DmlTarget& target, const expr::ExprPtr& where) {
 // Scans the target's rows matching `where` and returns, per batch, `exprs` evaluated on them
 // followed by the two row-address columns.
 Result<std::vector<columnar::BatchPtr>> ScanMatched(const DmlTarget& target, DmlBinder& binder,
-                                                    const expr::ExprPtr& where, std::vector<expr::ExprPtr> exprs,
+                                                    const expr::ExprPtr& where,
+                                                    std::vector<expr::ExprPtr> exprs,
                                                     std::vector<std::string> names) {
-  auto source = std::make_shared<DmlTargetSource>(target.table, target.table->snapshot()->table_root());
+  auto source =
+      std::make_shared<DmlTargetSource>(target.table, target.table->snapshot()->table_root());
   const int fid = source->file_id_column();
   LogicalPtr plan = MakeTargetGet(source);
   if (where) plan = MakeFilter(std::move(plan), where);
@@ -93,7 +95,8 @@ Result<std::vector<columnar::BatchPtr>> ScanMatched(const DmlTarget& target, Dml
 
 }  // namespace
 
-Result<DmlCounts> ExecuteDelete(const DeleteStatement& s, const DmlTarget& target, DmlEnvironment& env) {
+Result<DmlCounts> ExecuteDelete(const DeleteStatement& s, const DmlTarget& target,
+                                DmlEnvironment& env) {
   DmlBinder binder(env.catalog, env.ctx);
   const scan::TableSchema& schema = *target.table->schema();
   expr::ExprPtr where;
@@ -111,12 +114,14 @@ Result<DmlCounts> ExecuteDelete(const DeleteStatement& s, const DmlTarget& targe
     if (where) {
       ASSIGN_OR_RETURN(ids, FilesMatchingPartitions(*target.table, where, ectx));
     } else {
-      for (size_t i = 0; i < target.table->snapshot()->files().size(); ++i) ids.push_back(static_cast<int64_t>(i));
+      for (size_t i = 0; i < target.table->snapshot()->files().size(); ++i)
+        ids.push_back(static_cast<int64_t>(i));
     }
     bool known = true;
     for (int64_t id : ids) {
       const delta::AddFile& f = target.table->snapshot()->files()[static_cast<size_t>(id)];
-      known = known && table::LiveRows(f) >= 0 && !target.txn->write_set().row_deletes.count(f.path);
+      known =
+          known && table::LiveRows(f) >= 0 && !target.txn->write_set().row_deletes.count(f.path);
     }
     if (known) {
       ASSIGN_OR_RETURN(counts.deleted, table::StageFileRemoves(*target.table, target.txn, ids));
@@ -129,13 +134,15 @@ Result<DmlCounts> ExecuteDelete(const DeleteStatement& s, const DmlTarget& targe
     table::CollectRowAddresses(*b->columns[0], *b->columns[1], nullptr, b->num_rows, &matched);
   }
   RETURN_NOT_OK(table::RecordRowReads(*target.table, target.txn, matched));
-  ASSIGN_OR_RETURN(table::RowDeleteStats st,
-                   table::StageRowDeletes(target.fs, *target.table, target.txn, matched, target.staged_files));
+  ASSIGN_OR_RETURN(
+      table::RowDeleteStats st,
+      table::StageRowDeletes(target.fs, *target.table, target.txn, matched, target.staged_files));
   counts.deleted = st.rows_deleted;
   return counts;
 }
 
-Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& target, DmlEnvironment& env) {
+Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& target,
+                                DmlEnvironment& env) {
   DmlBinder binder(env.catalog, env.ctx);
   const scan::TableSchema& schema = *target.table->schema();
   const std::string alias = EffectiveAlias(s.alias, s.table);
@@ -145,7 +152,8 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
   for (size_t i = 0; i < s.assignments.size(); ++i) {
     ASSIGN_OR_RETURN(int c, AssignedColumn(s.assignments[i], schema.schema, alias));
     if (assignment_of[c] >= 0) {
-      return Status::Binder("Multiple assignments to same column \"" + schema.columns[c].name + "\"");
+      return Status::Binder("Multiple assignments to same column \"" + schema.columns[c].name +
+                            "\"");
     }
     assignment_of[c] = static_cast<int>(i);
     items.push_back(s.assignments[i].value.get());
@@ -158,7 +166,8 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
   for (size_t c = 0; c < n; ++c) {
     const auto& f = schema.schema.fields[c];
     if (assignment_of[c] >= 0) {
-      ASSIGN_OR_RETURN(expr::ExprPtr v, CastTo(values[static_cast<size_t>(assignment_of[c])], f.type));
+      ASSIGN_OR_RETURN(expr::ExprPtr v,
+                       CastTo(values[static_cast<size_t>(assignment_of[c])], f.type));
       row.push_back(std::move(v));
     } else {
       row.push_back(expr::ColumnRef(static_cast<int>(c), f.type, f.name, f.nullable));
@@ -166,27 +175,31 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
     names.push_back(f.name);
   }
   RecordPredicate(target, where);
-  ASSIGN_OR_RETURN(auto batches, ScanMatched(target, binder, where, std::move(row), std::move(names)));
+  ASSIGN_OR_RETURN(auto batches,
+                   ScanMatched(target, binder, where, std::move(row), std::move(names)));
 
   table::DataFileWriterOptions wo;
   ASSIGN_OR_RETURN(wo.check, binder.BindChecks(s.table, target.txn->metadata()));
-  ASSIGN_OR_RETURN(auto writer, table::DataFileWriter::Make(target.fs, target.table->snapshot()->table_root(),
-                                                            target.txn->metadata(), std::move(wo)));
+  ASSIGN_OR_RETURN(auto writer,
+                   table::DataFileWriter::Make(target.fs, target.table->snapshot()->table_root(),
+                                               target.txn->metadata(), std::move(wo)));
   auto out_schema = std::make_shared<columnar::Schema>(writer->schema());
   table::FilePositions matched;
   DmlCounts counts;
   for (const auto& b : batches) {
     if (b->num_rows == 0) continue;
     table::CollectRowAddresses(*b->columns[n], *b->columns[n + 1], nullptr, b->num_rows, &matched);
-    std::vector<columnar::VectorPtr> cols(b->columns.begin(), b->columns.begin() + static_cast<long>(n));
+    std::vector<columnar::VectorPtr> cols(b->columns.begin(),
+                                          b->columns.begin() + static_cast<long>(n));
     columnar::RecordBatch rows(out_schema, std::move(cols), b->num_rows);
     RETURN_NOT_OK(writer->Write(rows));
     counts.updated += b->num_rows;
   }
   RETURN_NOT_OK(StageAdds(writer.get(), target));
   RETURN_NOT_OK(table::RecordRowReads(*target.table, target.txn, matched));
-  ASSIGN_OR_RETURN(table::RowDeleteStats st,
-                   table::StageRowDeletes(target.fs, *target.table, target.txn, matched, target.staged_files));
+  ASSIGN_OR_RETURN(
+      table::RowDeleteStats st,
+      table::StageRowDeletes(target.fs, *target.table, target.txn, matched, target.staged_files));
   (void)st;
   return counts;
 }

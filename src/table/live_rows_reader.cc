@@ -1,6 +1,7 @@
 #include "table/live_rows_reader.h"
 
 #include "delta/table_path.h"
+#include "scan/delta_scan.h"
 #include "scan/file_set_scan.h"
 #include "table/optimize_plan.h"
 
@@ -8,17 +9,15 @@ namespace shoal::table {
 
 Status ReadLiveRows(const std::shared_ptr<io::FileSystem>& fs, const std::string& table_root,
                     const std::shared_ptr<const scan::TableSchema>& schema,
-                    const std::vector<delta::AddFile>& files, const LiveRowsSink& sink, int64_t batch_rows) {
+                    const std::vector<delta::AddFile>& files, const LiveRowsSink& sink,
+                    int64_t batch_rows) {
   if (files.empty()) return Status::OK();
   std::vector<scan::FileTask> tasks;
   tasks.reserve(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     const delta::AddFile& add = files[i];
-    scan::FileTask task;
-    task.id = static_cast<int64_t>(i);
-    ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(table_root, add.path));
-    ASSIGN_OR_RETURN(task.partition_values, TypedPartitionValues(*schema, add));
-    task.deletion_vector = add.deletion_vector;
+    ASSIGN_OR_RETURN(scan::FileTask task,
+                     scan::MakeFileTask(table_root, *schema, add, static_cast<int64_t>(i)));
     tasks.push_back(std::move(task));
   }
   scan::FileSetScanSpec spec;
@@ -40,8 +39,10 @@ Status ReadLiveRows(const std::shared_ptr<io::FileSystem>& fs, const std::string
     ASSIGN_OR_RETURN(bool more, scan.Next(local.get(), &batch, &key));
     if (!more) break;
     size_t file = static_cast<size_t>(key >> 40);
-    if (file >= files.size()) return Status::Internal("scan returned unknown file index " + std::to_string(file));
-    if (!first && key <= last_key) return Status::Internal("live rows of " + files[file].path + " arrived out of order");
+    if (file >= files.size())
+      return Status::Internal("scan returned unknown file index " + std::to_string(file));
+    if (!first && key <= last_key)
+      return Status::Internal("live rows of " + files[file].path + " arrived out of order");
     first = false;
     last_key = key;
     RETURN_NOT_OK(sink(file, *batch));

@@ -5,6 +5,7 @@
 
 #include "delta/stats_json.h"
 #include "expr/evaluate.h"
+#include "scan/delta_scan.h"
 #include "scan/partition_values.h"
 
 namespace shoal::table {
@@ -24,7 +25,9 @@ std::vector<std::pair<delta::PartitionValues, std::vector<delta::AddFile>>> Grou
   return groups;
 }
 
-bool HasDeletedRows(const delta::AddFile& f) { return f.deletion_vector && f.deletion_vector->cardinality > 0; }
+bool HasDeletedRows(const delta::AddFile& f) {
+  return f.deletion_vector && f.deletion_vector->cardinality > 0;
+}
 
 RewriteBin MakeBin(const delta::PartitionValues& partition) {
   RewriteBin bin;
@@ -34,28 +37,13 @@ RewriteBin MakeBin(const delta::PartitionValues& partition) {
 
 }  // namespace
 
-Result<std::vector<std::optional<columnar::Value>>> TypedPartitionValues(const scan::TableSchema& schema,
-                                                                         const delta::AddFile& file) {
-  std::vector<std::optional<columnar::Value>> out(schema.columns.size());
-  for (size_t c = 0; c < schema.columns.size(); ++c) {
-    const scan::TableColumn& col = schema.columns[c];
-    if (!col.is_partition) continue;
-    std::optional<std::string> text;
-    auto it = file.partition_values.find(col.physical_name);
-    if (it == file.partition_values.end()) it = file.partition_values.find(col.name);
-    if (it != file.partition_values.end()) text = it->second;
-    auto v = scan::ParsePartitionValue(text, col.type, col.name);
-    if (!v.ok()) return v.status().WithContext(file.path);
-    out[c] = std::move(*v);
-  }
-  return out;
-}
-
 Status CheckPartitionPredicate(const expr::Expr& predicate, const scan::TableSchema& schema) {
   for (int c : expr::CollectColumns(predicate)) {
-    if (c >= 0 && c < static_cast<int>(schema.columns.size()) && schema.columns[c].is_partition) continue;
-    std::string name = c >= 0 && c < static_cast<int>(schema.columns.size()) ? schema.columns[c].name
-                                                                            : "#" + std::to_string(c);
+    if (c >= 0 && c < static_cast<int>(schema.columns.size()) && schema.columns[c].is_partition)
+      continue;
+    std::string name = c >= 0 && c < static_cast<int>(schema.columns.size())
+                           ? schema.columns[c].name
+                           : "#" + std::to_string(c);
     std::string parts;
     for (const auto& col : schema.columns) {
       if (!col.is_partition) continue;
@@ -63,7 +51,8 @@ Status CheckPartitionPredicate(const expr::Expr& predicate, const scan::TableSch
       parts += col.name;
     }
     return Status::InvalidArgument("Predicate references non-partition column '" + name +
-                                   "'. Only the partition columns may be referenced: [" + parts + "]");
+                                   "'. Only the partition columns may be referenced: [" + parts +
+                                   "]");
   }
   return Status::OK();
 }
@@ -82,10 +71,11 @@ Result<std::vector<delta::AddFile>> SelectPartitions(const std::vector<delta::Ad
   for (const delta::AddFile& f : files) {
     auto it = decided.find(f.partition_values);
     if (it == decided.end()) {
-      ASSIGN_OR_RETURN(auto values, TypedPartitionValues(schema, f));
+      ASSIGN_OR_RETURN(auto values, scan::PartitionValuesOf(schema, f));
       std::vector<columnar::VectorPtr> cols;
       for (size_t c = 0; c < schema.columns.size(); ++c) {
-        cols.push_back(values[c] ? values[c]->Broadcast(1) : columnar::Vector::MakeNull(schema.columns[c].type, 1));
+        cols.push_back(values[c] ? values[c]->Broadcast(1)
+                                 : columnar::Vector::MakeNull(schema.columns[c].type, 1));
       }
       columnar::RecordBatch one(batch_schema, std::move(cols), 1);
       ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilter(*predicate, one, ctx, &sel));
@@ -101,13 +91,15 @@ double DeletedRowsRatio(const delta::AddFile& file) {
   if (file.stats) {
     auto s = delta::ParseStatsJson(*file.stats);
     if (s.ok() && s->num_records && *s->num_records > 0) {
-      return static_cast<double>(file.deletion_vector->cardinality) / static_cast<double>(*s->num_records);
+      return static_cast<double>(file.deletion_vector->cardinality) /
+             static_cast<double>(*s->num_records);
     }
   }
   return 1;
 }
 
-RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files, const BinPackingOptions& options) {
+RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files,
+                           const BinPackingOptions& options) {
   RewritePlan plan;
   plan.files_considered = static_cast<int64_t>(files.size());
   int64_t min_size = options.min_file_size.value_or(options.max_bin_size);
@@ -120,9 +112,10 @@ RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files, const BinPa
         candidates.push_back(std::move(f));
       }
     }
-    std::sort(candidates.begin(), candidates.end(), [](const delta::AddFile& a, const delta::AddFile& b) {
-      return a.size != b.size ? a.size < b.size : a.path < b.path;
-    });
+    std::sort(candidates.begin(), candidates.end(),
+              [](const delta::AddFile& a, const delta::AddFile& b) {
+                return a.size != b.size ? a.size < b.size : a.path < b.path;
+              });
     std::vector<RewriteBin> bins;
     RewriteBin bin = MakeBin(partition);
     for (delta::AddFile& f : candidates) {

@@ -50,11 +50,6 @@ struct BinPackingOptions {
   std::function<bool(const delta::AddFile&)> needs_resort;
 };
 
-// The partition values of `file` as typed values, per table column (unset for data columns).
-// Corruption naming the file and column when a value does not parse.
-Result<std::vector<std::optional<columnar::Value>>> TypedPartitionValues(const scan::TableSchema& schema,
-                                                                         const delta::AddFile& file);
-
 // Checks that `predicate` (over table column indices) references only partition columns:
 // InvalidArgument "Predicate references non-partition column 'x'. Only the partition columns
 // may be referenced: [p1, p2]" otherwise (Delta's message).
@@ -73,7 +68,8 @@ double DeletedRowsRatio(const delta::AddFile& file);
 // sorted by size (ties by path) are packed greedily into bins of at most max_bin_size; a bin of
 // one file without deleted rows that needs no re-sort is dropped (nothing to gain), so a second
 // OPTIMIZE after a re-sort is a no-op.
-RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files, const BinPackingOptions& options);
+RewritePlan PlanBinPacking(const std::vector<delta::AddFile>& files,
+                           const BinPackingOptions& options);
 
 // ZORDER: one bin per partition holding all its files (log order), single files included (they
 // are re-sorted).

@@ -14,36 +14,22 @@ namespace {
 Result<const delta::AddFile*> FileById(const scan::DeltaTable& table, int64_t id) {
   const auto& files = table.snapshot()->files();
   if (id < 0 || id >= static_cast<int64_t>(files.size())) {
-    return Status::InvalidArgument("row address names file id " + std::to_string(id) + " of a snapshot with " +
-                                   std::to_string(files.size()) + " files");
+    return Status::InvalidArgument("row address names file id " + std::to_string(id) +
+                                   " of a snapshot with " + std::to_string(files.size()) +
+                                   " files");
   }
   return &files[static_cast<size_t>(id)];
 }
 
 // A scan task reading `file` (all rows but its DV's) as file id `id`.
-Result<scan::FileTask> TaskFor(const scan::DeltaTable& table, const delta::AddFile& file, int64_t id) {
-  const scan::TableSchema& schema = *table.schema();
-  scan::FileTask task;
-  task.id = id;
-  ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(table.snapshot()->table_root(), file.path));
-  task.partition_values.resize(schema.columns.size());
-  for (size_t c = 0; c < schema.columns.size(); ++c) {
-    const scan::TableColumn& col = schema.columns[c];
-    if (!col.is_partition) continue;
-    std::optional<std::string> text;
-    auto it = file.partition_values.find(col.physical_name);
-    if (it == file.partition_values.end()) it = file.partition_values.find(col.name);
-    if (it != file.partition_values.end()) text = it->second;
-    auto v = scan::ParsePartitionValue(text, col.type, col.name);
-    if (!v.ok()) return v.status().WithContext(file.path);
-    task.partition_values[c] = std::move(*v);
-  }
-  task.deletion_vector = file.deletion_vector;
-  return task;
+Result<scan::FileTask> TaskFor(const scan::DeltaTable& table, const delta::AddFile& file,
+                               int64_t id) {
+  return scan::MakeFileTask(table.snapshot()->table_root(), *table.schema(), file, id);
 }
 
 // Rewrites `files` without the rows in `deletes`, staging removes and the new adds.
-Status RewriteFiles(std::shared_ptr<io::FileSystem> fs, const scan::DeltaTable& table, txn::Transaction* txn,
+Status RewriteFiles(std::shared_ptr<io::FileSystem> fs, const scan::DeltaTable& table,
+                    txn::Transaction* txn,
                     const std::vector<std::pair<int64_t, const delta::DeletionVector*>>& files,
                     std::vector<std::string>* staged_files, RowDeleteStats* stats) {
   if (files.empty()) return Status::OK();
@@ -64,7 +50,8 @@ Status RewriteFiles(std::shared_ptr<io::FileSystem> fs, const scan::DeltaTable& 
   spec.with_row_address = true;
   spec.files_total = static_cast<int64_t>(tasks.size());
   scan::FileSetScan scan(std::move(spec), std::move(tasks));
-  ASSIGN_OR_RETURN(auto writer, DataFileWriter::Make(fs, table.snapshot()->table_root(), txn->metadata()));
+  ASSIGN_OR_RETURN(auto writer,
+                   DataFileWriter::Make(fs, table.snapshot()->table_root(), txn->metadata()));
   auto out_schema = std::make_shared<columnar::Schema>(writer->schema());
   const size_t n = schema.columns.size();
   auto local = scan.MakeLocal();
@@ -79,10 +66,12 @@ Status RewriteFiles(std::shared_ptr<io::FileSystem> fs, const scan::DeltaTable& 
     keep.clear();
     for (int64_t i = 0; i < batch->num_rows; ++i) {
       const delta::DeletionVector* dv = by_id[ids.Get<int64_t>(i)];
-      if (!dv || !dv->Contains(static_cast<uint64_t>(rows.Get<int64_t>(i)))) keep.push_back(static_cast<uint32_t>(i));
+      if (!dv || !dv->Contains(static_cast<uint64_t>(rows.Get<int64_t>(i))))
+        keep.push_back(static_cast<uint32_t>(i));
     }
     if (keep.empty()) continue;
-    std::vector<columnar::VectorPtr> cols(batch->columns.begin(), batch->columns.begin() + static_cast<long>(n));
+    std::vector<columnar::VectorPtr> cols(batch->columns.begin(),
+                                          batch->columns.begin() + static_cast<long>(n));
     columnar::RecordBatch data(out_schema, std::move(cols), batch->num_rows);
     auto kept = columnar::GatherBatch(data, keep.data(), static_cast<int64_t>(keep.size()));
     kept->schema = out_schema;
@@ -91,7 +80,8 @@ Status RewriteFiles(std::shared_ptr<io::FileSystem> fs, const scan::DeltaTable& 
   }
   ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer->Finish());
   for (delta::AddFile& a : adds) {
-    ASSIGN_OR_RETURN(std::string path, delta::ResolveTablePath(table.snapshot()->table_root(), a.path));
+    ASSIGN_OR_RETURN(std::string path,
+                     delta::ResolveTablePath(table.snapshot()->table_root(), a.path));
     staged_files->push_back(std::move(path));
     txn->AddFile(std::move(a));
   }
@@ -136,7 +126,8 @@ int64_t LiveRows(const delta::AddFile& file) {
   return live;
 }
 
-Status RecordRowReads(const scan::DeltaTable& table, txn::Transaction* txn, const FilePositions& read) {
+Status RecordRowReads(const scan::DeltaTable& table, txn::Transaction* txn,
+                      const FilePositions& read) {
   const bool row_level = txn->row_level_concurrency();
   for (const auto& [id, rows] : read) {
     ASSIGN_OR_RETURN(const delta::AddFile* add, FileById(table, id));
@@ -149,8 +140,9 @@ Status RecordRowReads(const scan::DeltaTable& table, txn::Transaction* txn, cons
   return Status::OK();
 }
 
-Result<RowDeleteStats> StageRowDeletes(std::shared_ptr<io::FileSystem> fs, const scan::DeltaTable& table,
-                                       txn::Transaction* txn, const FilePositions& deletes,
+Result<RowDeleteStats> StageRowDeletes(std::shared_ptr<io::FileSystem> fs,
+                                       const scan::DeltaTable& table, txn::Transaction* txn,
+                                       const FilePositions& deletes,
                                        std::vector<std::string>* staged_files) {
   RowDeleteStats stats;
   const bool dvs = UsesDeletionVectors(txn->metadata());

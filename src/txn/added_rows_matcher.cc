@@ -5,6 +5,7 @@
 
 #include "delta/stats_json.h"
 #include "expr/can_match.h"
+#include "scan/delta_scan.h"
 #include "scan/file_stats.h"
 #include "scan/partition_values.h"
 
@@ -26,11 +27,7 @@ bool FileMayMatch(const delta::AddFile& file, const expr::Expr& predicate,
     if (c < 0 || c >= static_cast<int>(schema.columns.size())) continue;
     const scan::TableColumn& col = schema.columns[c];
     if (col.is_partition) {
-      auto it = file.partition_values.find(col.physical_name);
-      if (it == file.partition_values.end()) it = file.partition_values.find(col.name);
-      std::optional<std::string> text;
-      if (it != file.partition_values.end()) text = it->second;
-      auto value = scan::ParsePartitionValue(text, col.type, col.name);
+      auto value = scan::PartitionValueOf(file, col);
       if (!value.ok()) continue;  // unknown: could be anything
       expr::ColumnStats cs;
       int64_t n = rows.value_or(1);
