@@ -157,18 +157,25 @@ VectorPtr Vector::Slice(int64_t offset, int64_t length) const {
 
 namespace {
 
+// False only for the negative (NULL-producing) indices of GatherOrNull.
+template <typename Index>
+inline bool Present(Index i) {
+  if constexpr (std::is_signed_v<Index>) return i >= 0;
+  else return true;
+}
+
 template <typename Index>
 void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
   const TypePtr& type = v.type();
   const bool any_null_index = std::is_signed_v<Index>;
   bool nulls = v.MayHaveNulls();
   if (!nulls && any_null_index) {
-    for (int64_t i = 0; i < n && !nulls; ++i) nulls = sel[i] < 0;
+    for (int64_t i = 0; i < n && !nulls; ++i) nulls = !Present(sel[i]);
   }
   if (nulls) {
     std::vector<uint8_t>& val = out->validity();
     val.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) val[i] = (sel[i] >= 0 && v.IsValid(sel[i])) ? 1 : 0;
+    for (int64_t i = 0; i < n; ++i) val[i] = (Present(sel[i]) && v.IsValid(sel[i])) ? 1 : 0;
   }
   switch (type->id()) {
     case TypeId::kNull: break;
@@ -184,7 +191,7 @@ void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
       const int64_t* src = v.offsets();
       size_t total = 0;
       for (int64_t i = 0; i < n; ++i) {
-        if (sel[i] >= 0) total += static_cast<size_t>(src[sel[i] + 1] - src[sel[i]]);
+        if (Present(sel[i])) total += static_cast<size_t>(src[sel[i] + 1] - src[sel[i]]);
       }
       out->values().Resize(sizeof(int64_t) * (n + 1));
       out->bytes().Resize(total);
@@ -193,7 +200,7 @@ void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
       int64_t pos = 0;
       dst[0] = 0;
       for (int64_t i = 0; i < n; ++i) {
-        if (sel[i] >= 0) {
+        if (Present(sel[i])) {
           int64_t len = src[sel[i] + 1] - src[sel[i]];
           if (len) std::memcpy(chars + pos, v.bytes().data() + src[sel[i]], static_cast<size_t>(len));
           pos += len;
@@ -210,7 +217,7 @@ void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
       int64_t* dst = out->offsets();
       dst[0] = 0;
       for (int64_t i = 0; i < n; ++i) {
-        if (sel[i] >= 0) {
+        if (Present(sel[i])) {
           for (int64_t j = src[sel[i]]; j < src[sel[i] + 1]; ++j) child_sel.push_back(j);
         }
         dst[i + 1] = static_cast<int64_t>(child_sel.size());
@@ -229,7 +236,7 @@ void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
         using T = decltype(tag);
         T* d = reinterpret_cast<T*>(dst);
         const T* s = reinterpret_cast<const T*>(src);
-        for (int64_t i = 0; i < n; ++i) d[i] = sel[i] >= 0 ? s[sel[i]] : T{};
+        for (int64_t i = 0; i < n; ++i) d[i] = Present(sel[i]) ? s[sel[i]] : T{};
       };
       switch (w) {
         case 1: copy(uint8_t{}); break;
@@ -246,8 +253,9 @@ void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
 }  // namespace
 
 VectorPtr Gather(const Vector& v, const uint32_t* sel, int64_t n) {
-  std::vector<int64_t> idx(sel, sel + n);
-  return GatherOrNull(v, idx.data(), n);
+  auto out = std::make_shared<Vector>(v.type());
+  GatherInto(v, sel, n, out.get());
+  return out;
 }
 
 VectorPtr GatherOrNull(const Vector& v, const int64_t* sel, int64_t n) {

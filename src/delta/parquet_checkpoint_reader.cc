@@ -10,6 +10,7 @@
 #include "columnar/decimal.h"
 #include "delta/checkpoint_batch_decoder.h"
 #include "delta/checkpoint_batch_stream.h"
+#include "delta/checkpoint_leaf_scan.h"
 #include "parquet/file_reader.h"
 
 namespace shoal::delta {
@@ -81,6 +82,124 @@ Json ToJson(const columnar::Vector& v, int64_t i) {
   return Json();
 }
 
+// Converts row `i` of action column `col` (named `name`) through JSON and parses it; `shown_row`
+// is the row number errors report (batch-relative, as the batch loop counts).
+Status EmitGeneric(const columnar::Vector& col, int64_t i, const std::string& name, const std::string& path,
+                   int rg, int64_t shown_row, const ActionSink& sink) {
+  if (name == "cdc") return Status::OK();  // change files do not belong in a snapshot
+  Json body = ToJson(col, i);
+  if (name == "add" || name == "remove") {
+    // ordered_json is a vector: take the text before erasing (which moves elements).
+    auto parsed_stats = body.find("stats_parsed");
+    if (parsed_stats != body.end()) {
+      std::optional<std::string> text;
+      if (!body.contains("stats") && parsed_stats->is_object()) text = parsed_stats->dump();
+      body.erase("stats_parsed");
+      if (text) body["stats"] = std::move(*text);
+    }
+    body.erase("partitionValues_parsed");
+  }
+  Json action = Json::object();
+  action[name] = std::move(body);
+  auto parsed = ParseActionJson(action);
+  if (!parsed.ok()) {
+    std::string shown = action.dump();
+    if (shown.size() > 300) shown = shown.substr(0, 300) + "...";
+    return parsed.status().WithContext(path + ": row group " + std::to_string(rg) + ", row " +
+                                       std::to_string(shown_row) + " " + shown);
+  }
+  if (parsed->has_value()) RETURN_NOT_OK(sink(std::move(**parsed)));
+  return Status::OK();
+}
+
+// Emits every action of rows [0, b.num_rows) of a batch, in row order; `row_base` is added to
+// the row numbers errors report.
+Status EmitBatch(const columnar::RecordBatch& b, const std::vector<std::string>& names, bool generic_rows,
+                 const std::string& path, int rg, int64_t row_base, const ActionSink& sink) {
+  std::vector<std::optional<FileActionColumnDecoder>> decoders(names.size());
+  if (!generic_rows) {
+    for (size_t c = 0; c < names.size(); ++c) {
+      if (names[c] == "add" || names[c] == "remove") decoders[c].emplace(*b.column(c), names[c] == "add");
+    }
+  }
+  for (int64_t row = 0; row < b.num_rows; ++row) {
+    for (size_t c = 0; c < names.size(); ++c) {
+      const columnar::Vector& col = *b.column(c);
+      if (col.IsNull(row)) continue;
+      if (decoders[c]) {
+        if (auto fast = decoders[c]->Decode(row)) {
+          RETURN_NOT_OK(sink(std::move(*fast)));
+          continue;
+        }
+      }
+      RETURN_NOT_OK(EmitGeneric(col, row, names[c], path, rg, row_base + row, sink));
+    }
+  }
+  return Status::OK();
+}
+
+// Rows [start, end) of row group `rg` through the batch route, with the row numbering of a
+// read from the row group's start.
+Status EmitRowGroupFrom(const parquet::ParquetReader& reader, const std::vector<int>& fields,
+                        const std::vector<std::string>& names, const std::string& path, int rg, int64_t start,
+                        const ActionSink& sink) {
+  auto opened = reader.OpenRowGroup(rg, fields);
+  if (!opened.ok()) return opened.status().WithContext("checkpoint " + path);
+  parquet::RowGroupReader& rgr = **opened;
+  const int64_t batch_rows = reader.options().batch_rows;
+  Status st = rgr.SkipRows(start);
+  if (!st.ok()) return st.WithContext("checkpoint " + path);
+  int64_t row_base = start % batch_rows;
+  while (true) {
+    auto batch = rgr.ReadBatch(batch_rows - row_base);
+    if (!batch.ok()) return batch.status().WithContext("checkpoint " + path);
+    if (*batch == nullptr) break;
+    RETURN_NOT_OK(EmitBatch(**batch, names, false, path, rg, row_base, sink));
+    row_base = 0;
+  }
+  return Status::OK();
+}
+
+// Reads single rows of the non-add/remove action columns of one row group for the leaf scan,
+// column-wise, so the rows between them are skipped without assembling anything.
+class OtherRows {
+ public:
+  OtherRows(const parquet::ParquetReader& reader, const std::vector<int>& fields,
+            const std::vector<std::string>& names, const std::string& path, int rg)
+      : reader_(reader), fields_(fields), names_(names), path_(path), rg_(rg), index_(fields.size(), -1) {}
+
+  Status Emit(int64_t row, int c, const ActionSink& sink) {
+    if (!rgr_) {
+      std::vector<int> selected;
+      for (size_t k = 0; k < fields_.size(); ++k) {
+        if (names_[k] == "add" || names_[k] == "remove" || names_[k] == "cdc") continue;
+        index_[k] = static_cast<int>(selected.size());
+        selected.push_back(fields_[k]);
+      }
+      auto opened = reader_.OpenRowGroup(rg_, std::move(selected));
+      if (!opened.ok()) return opened.status().WithContext("checkpoint " + path_);
+      rgr_ = std::move(*opened);
+    }
+    int f = index_[c];
+    if (f < 0) return Status::Internal("checkpoint " + path_ + ": no column-wise reader for " + names_[c]);
+    Status st = rgr_->SkipField(f, row - rgr_->field_position(f));
+    if (!st.ok()) return st.WithContext("checkpoint " + path_);
+    auto v = rgr_->ReadField(f, 1);
+    if (!v.ok()) return v.status().WithContext("checkpoint " + path_);
+    const int64_t batch_rows = reader_.options().batch_rows;
+    return EmitGeneric(**v, 0, names_[c], path_, rg_, row % batch_rows, sink);
+  }
+
+ private:
+  const parquet::ParquetReader& reader_;
+  const std::vector<int>& fields_;
+  const std::vector<std::string>& names_;
+  const std::string& path_;
+  int rg_;
+  std::vector<int> index_;  // column -> field of rgr_
+  std::unique_ptr<parquet::RowGroupReader> rgr_;
+};
+
 }  // namespace
 
 Status ParquetCheckpointReader::Read(io::FileSystem& fs, const std::string& path,
@@ -102,57 +221,29 @@ Status ParquetCheckpointReader::Read(io::FileSystem& fs, const std::string& path
     }
   }
   if (fields.empty()) return Status::OK();  // no action columns: an empty checkpoint part
+  if (!generic_rows_ && !assembled_rows_) {
+    CheckpointLeafScan scan(reader, fields, names);
+    if (scan.usable()) {
+      if (run_rows_ > 0) scan.set_run_rows(run_rows_);
+      for (int rg = 0; rg < reader.num_row_groups(); ++rg) {
+        OtherRows other(reader, fields, names, path, rg);
+        auto other_fn = [&](int, int64_t row, int c) { return other.Emit(row, c, sink); };
+        ASSIGN_OR_RETURN(int64_t stop, scan.ReadRowGroup(rg, sink, other_fn));
+        if (stop < reader.row_group_num_rows(rg)) {
+          RETURN_NOT_OK(EmitRowGroupFrom(reader, fields, names, path, rg, stop, sink));
+        }
+      }
+      return Status::OK();
+    }
+  }
   int workers = threads_ > 0 ? threads_ : static_cast<int>(std::min(8u, std::max(2u, std::thread::hardware_concurrency())) - 1);
   CheckpointBatchStream stream(reader, fields, path, workers);
-  {
-    while (true) {
-      int rg = 0;
-      auto batch = stream.Next(&rg);
-      if (!batch.ok()) return batch.status();
-      if (*batch == nullptr) break;
-      const columnar::RecordBatch& b = **batch;
-      std::vector<std::optional<FileActionColumnDecoder>> decoders(fields.size());
-      if (!generic_rows_) {
-        for (size_t c = 0; c < fields.size(); ++c) {
-          if (names[c] == "add" || names[c] == "remove") decoders[c].emplace(*b.column(c), names[c] == "add");
-        }
-      }
-      for (int64_t row = 0; row < b.num_rows; ++row) {
-        for (size_t c = 0; c < fields.size(); ++c) {
-          const columnar::Vector& col = *b.column(c);
-          if (col.IsNull(row)) continue;
-          if (decoders[c]) {
-            if (auto fast = decoders[c]->Decode(row)) {
-              RETURN_NOT_OK(sink(std::move(*fast)));
-              continue;
-            }
-          }
-          Json body = ToJson(col, row);
-          if (names[c] == "add" || names[c] == "remove") {
-            // ordered_json is a vector: take the text before erasing (which moves elements).
-            auto parsed_stats = body.find("stats_parsed");
-            if (parsed_stats != body.end()) {
-              std::optional<std::string> text;
-              if (!body.contains("stats") && parsed_stats->is_object()) text = parsed_stats->dump();
-              body.erase("stats_parsed");
-              if (text) body["stats"] = std::move(*text);
-            }
-            body.erase("partitionValues_parsed");
-          }
-          if (names[c] == "cdc") continue;  // change files do not belong in a snapshot
-          Json action = Json::object();
-          action[names[c]] = std::move(body);
-          auto parsed = ParseActionJson(action);
-          if (!parsed.ok()) {
-            std::string shown = action.dump();
-            if (shown.size() > 300) shown = shown.substr(0, 300) + "...";
-            return parsed.status().WithContext(path + ": row group " + std::to_string(rg) +
-                                               ", row " + std::to_string(row) + " " + shown);
-          }
-          if (parsed->has_value()) RETURN_NOT_OK(sink(std::move(**parsed)));
-        }
-      }
-    }
+  while (true) {
+    int rg = 0;
+    auto batch = stream.Next(&rg);
+    if (!batch.ok()) return batch.status();
+    if (*batch == nullptr) break;
+    RETURN_NOT_OK(EmitBatch(**batch, names, generic_rows_, path, rg, 0, sink));
   }
   return Status::OK();
 }

@@ -1,6 +1,8 @@
 #include "delta/snapshot.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <type_traits>
 #include <variant>
 #include <deque>
@@ -32,7 +34,16 @@ class LogReplay {
   explicit LogReplay(Snapshot* snap) : snap_(snap) {}
 
   // Paths added or removed by the commits after the checkpoint; must outlive checkpoint replay.
-  void SetTouchedPaths(const std::unordered_set<std::string_view>* touched) { touched_ = touched; }
+  void SetTouchedPaths(const std::unordered_set<std::string_view>* touched) {
+    touched_ = touched;
+    touched_bits_.assign(touched && !touched->empty() ? kFilterWords : 0, 0);
+    if (touched) {
+      for (std::string_view p : *touched) {
+        uint32_t h = QuickHash(p);
+        touched_bits_[h >> 6] |= uint64_t{1} << (h & 63);
+      }
+    }
+  }
 
   // Applies one action of the checkpoint (or a sidecar).
   Status ApplyCheckpointAction(Action&& action) {
@@ -183,7 +194,27 @@ class LogReplay {
   };
 
   bool Touched(const std::string& path) const {
-    return touched_ && !touched_->empty() && touched_->count(std::string_view(path)) != 0;
+    if (touched_bits_.empty()) return false;
+    uint32_t h = QuickHash(path);
+    if ((touched_bits_[h >> 6] & (uint64_t{1} << (h & 63))) == 0) return false;
+    return touched_->count(std::string_view(path)) != 0;
+  }
+
+  // A cheap pre-filter for `touched_` (a few hundred paths against a million checkpoint rows):
+  // a bitmap over a hash of the length and three 8-byte samples of the path.
+  static constexpr size_t kFilterWords = 1024;  // 65,536 bits
+  static uint32_t QuickHash(std::string_view p) {
+    uint64_t h = p.size() * 0x9E3779B97F4A7C15ull;
+    if (p.size() >= 8) {
+      for (size_t at : {p.size() / 4, p.size() / 2, p.size() - 8}) {
+        uint64_t w;
+        std::memcpy(&w, p.data() + std::min(at, p.size() - 8), 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+      }
+    } else {
+      for (char ch : p) h = (h ^ static_cast<uint8_t>(ch)) * 0xBF58476D1CE4E5B9ull;
+    }
+    return static_cast<uint32_t>(h >> 48);  // 16 bits
   }
 
   void Kill(const Ref& r) {
@@ -232,6 +263,7 @@ class LogReplay {
 
   Snapshot* snap_;
   const std::unordered_set<std::string_view>* touched_ = nullptr;
+  std::vector<uint64_t> touched_bits_;  // QuickHash bits of touched_; empty: nothing touched
   std::optional<Protocol> protocol_;
   std::optional<Metadata> metadata_;
   std::deque<Slot> slots_;             // stable addresses: active_ keys view slot paths
@@ -261,6 +293,26 @@ InCommitTimestampConfig Snapshot::InCommitTimestamps() const {
   }
   return c;
 }
+
+namespace {
+
+// Room for the live files: the checkpoint's add count from `_last_checkpoint` (when it
+// describes this checkpoint) plus the commits' adds, so the file vector never regrows (a
+// regrowth moves every file and briefly holds both buffers). Only a hint, so it is bounded by
+// the checkpoint's size: no add row takes fewer than 16 bytes.
+size_t FilesHint(const LogSegment& seg, size_t commit_adds) {
+  if (!seg.last_checkpoint || !seg.checkpoint_version || seg.last_checkpoint->version != *seg.checkpoint_version ||
+      !seg.last_checkpoint->num_of_add_files) {
+    return 0;
+  }
+  int64_t n = *seg.last_checkpoint->num_of_add_files;
+  int64_t bytes = 0;
+  for (const auto& f : seg.checkpoint_files) bytes += f.size;
+  if (n <= 0 || n > bytes / 16) return 0;
+  return static_cast<size_t>(n) + commit_adds;
+}
+
+}  // namespace
 
 Result<std::shared_ptr<const Snapshot>> Snapshot::Load(std::shared_ptr<io::FileSystem> fs,
                                                        const std::string& table_root,
@@ -309,6 +361,7 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
     }
   }
   replay.SetTouchedPaths(commits_ok ? &touched : nullptr);
+  snap->files_.reserve(FilesHint(seg, adds));
 
   // Checkpoint (all parts), following V2 sidecars into _delta_log/_sidecars/.
   std::vector<Sidecar> sidecars;

@@ -10,6 +10,7 @@
 #include "columnar/decimal.h"
 #include "columnar/value.h"
 #include "columnar/value_text.h"
+#include "expr/aggregate_string_pick.h"
 #include "expr/arithmetic.h"
 #include "expr/comparison.h"
 #include "expr/physical_type.h"
@@ -44,10 +45,6 @@ enum Kind : int {
   kStddevPop,
 };
 
-int128_t DecimalAt(const Vector& v, int64_t i) {
-  return v.type()->IsWideDecimal() ? v.Get<int128_t>(i) : int128_t{v.Get<int64_t>(i)};
-}
-
 // ---- count
 
 class CountAgg final : public GroupedAggregate {
@@ -64,6 +61,17 @@ class CountAgg final : public GroupedAggregate {
       const uint8_t* valid = args[0]->validity().data();
       for (int64_t i = 0; i < n; ++i) counts_[g[i]] += valid[i];
     }
+    return Status::OK();
+  }
+  Status UpdateOneGroup(uint32_t g, const std::vector<const Vector*>& args, int64_t n) override {
+    if (star_ || !args[0]->MayHaveNulls()) {
+      counts_[g] += n;
+      return Status::OK();
+    }
+    const uint8_t* valid = args[0]->validity().data();
+    int64_t c = 0;
+    for (int64_t i = 0; i < n; ++i) c += valid[i] != 0;
+    counts_[g] += c;
     return Status::OK();
   }
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
@@ -83,33 +91,136 @@ class CountAgg final : public GroupedAggregate {
   std::vector<int64_t> counts_;
 };
 
-// ---- sum / avg with an accumulator type Acc
+// ---- sum / avg with an accumulator type Acc. DECIMAL sums (Acc = int128_t) of 64-bit
+// decimals add into a per-group int64 `pending_` and spill into the int128 sum only when that
+// addition overflows, so the hot loop is one checked 64-bit add per row.
 
 template <typename Acc>
 class SumLikeAgg final : public GroupedAggregate {
+  static constexpr bool kWide = std::is_same_v<Acc, int128_t>;
+
  public:
   SumLikeAgg(int kind, TypePtr arg, TypePtr result) : kind_(kind), arg_(std::move(arg)), result_(std::move(result)) {}
   void Resize(int64_t n) override {
     sums_.resize(n, Acc{});
     counts_.resize(n, 0);
+    if constexpr (kWide) pending_.resize(n, 0);
     num_groups_ = n;
   }
   Status Update(const uint32_t* g, const std::vector<const Vector*>& args, int64_t n) override {
     const Vector& v = *args[0];
-    for (int64_t i = 0; i < n; ++i) {
-      if (v.IsNull(i)) continue;
-      RETURN_NOT_OK(Add(g[i], Read(v, i), 1));
+    const uint8_t* valid = v.MayHaveNulls() ? v.validity().data() : nullptr;
+    if constexpr (std::is_same_v<Acc, double>) {
+      const double* d = v.data<double>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (valid && !valid[i]) continue;
+        sums_[g[i]] += d[i];
+        ++counts_[g[i]];
+      }
+    } else if constexpr (std::is_same_v<Acc, int64_t>) {
+      const int64_t* d = v.data<int64_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (valid && !valid[i]) continue;
+        const uint32_t gi = g[i];
+        ++counts_[gi];
+        if (__builtin_add_overflow(sums_[gi], d[i], &sums_[gi])) return BigintOverflow();
+      }
+    } else if (!v.type()->IsWideDecimal()) {
+      const int64_t* d = v.data<int64_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (valid && !valid[i]) continue;
+        const uint32_t gi = g[i];
+        ++counts_[gi];
+        int64_t r;
+        if (__builtin_add_overflow(pending_[gi], d[i], &r)) {
+          RETURN_NOT_OK(AddWide(gi, pending_[gi]));
+          r = d[i];
+        }
+        pending_[gi] = r;
+      }
+    } else {
+      const int128_t* d = v.data<int128_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (valid && !valid[i]) continue;
+        ++counts_[g[i]];
+        RETURN_NOT_OK(AddWide(g[i], d[i]));
+      }
     }
+    return Status::OK();
+  }
+  // The same additions in the same order as Update, with the group's state in registers.
+  Status UpdateOneGroup(uint32_t g, const std::vector<const Vector*>& args, int64_t n) override {
+    const Vector& v = *args[0];
+    const uint8_t* valid = v.MayHaveNulls() ? v.validity().data() : nullptr;
+    int64_t count = 0;
+    if constexpr (std::is_same_v<Acc, double>) {
+      const double* d = v.data<double>();
+      double sum = sums_[g];
+      if (!valid) {
+        for (int64_t i = 0; i < n; ++i) sum += d[i];
+        count = n;
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          if (!valid[i]) continue;
+          sum += d[i];
+          ++count;
+        }
+      }
+      sums_[g] = sum;
+    } else if constexpr (std::is_same_v<Acc, int64_t>) {
+      const int64_t* d = v.data<int64_t>();
+      int64_t sum = sums_[g];
+      for (int64_t i = 0; i < n; ++i) {
+        if (valid && !valid[i]) continue;
+        ++count;
+        if (__builtin_add_overflow(sum, d[i], &sum)) {
+          counts_[g] += count;
+          return BigintOverflow();
+        }
+      }
+      sums_[g] = sum;
+    } else if (!v.type()->IsWideDecimal()) {
+      const int64_t* d = v.data<int64_t>();
+      int64_t sum = pending_[g];
+      int128_t spilled = 0;  // |spilled| < n * 2^64: no int128 overflow
+      for (int64_t i = 0; i < n; ++i) {
+        if (valid && !valid[i]) continue;
+        ++count;
+        int64_t r;
+        if (__builtin_add_overflow(sum, d[i], &r)) {
+          spilled += sum;
+          r = d[i];
+        }
+        sum = r;
+      }
+      pending_[g] = sum;
+      if (spilled != 0) RETURN_NOT_OK(AddWide(g, spilled));
+    } else {
+      std::vector<uint32_t> ids(static_cast<size_t>(n), g);
+      return Update(ids.data(), args, n);
+    }
+    counts_[g] += count;
     return Status::OK();
   }
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<SumLikeAgg&>(other);
+    if constexpr (kWide) RETURN_NOT_OK(o.FlushPending());
     for (int64_t i = 0; i < o.num_groups_; ++i) {
-      if (o.counts_[i]) RETURN_NOT_OK(Add(map[i], o.sums_[i], o.counts_[i]));
+      if (!o.counts_[i]) continue;
+      const uint32_t gi = map[i];
+      counts_[gi] += o.counts_[i];
+      if constexpr (std::is_same_v<Acc, double>) {
+        sums_[gi] += o.sums_[i];
+      } else if constexpr (std::is_same_v<Acc, int64_t>) {
+        if (__builtin_add_overflow(sums_[gi], o.sums_[i], &sums_[gi])) return BigintOverflow();
+      } else {
+        RETURN_NOT_OK(AddWide(gi, o.sums_[i]));
+      }
     }
     return Status::OK();
   }
   Result<VectorPtr> Finalize() override {
+    if constexpr (kWide) RETURN_NOT_OK(FlushPending());
     auto out = Vector::Make(result_, num_groups_);
     for (int64_t gi = 0; gi < num_groups_; ++gi) {
       if (counts_[gi] == 0) {
@@ -144,26 +255,22 @@ class SumLikeAgg final : public GroupedAggregate {
   }
 
  private:
-  Acc Read(const Vector& v, int64_t i) const {
-    if constexpr (std::is_same_v<Acc, double>) return v.Get<double>(i);
-    else if constexpr (std::is_same_v<Acc, int64_t>) return v.Get<int64_t>(i);
-    else return DecimalAt(v, i);
+  static Status BigintOverflow() { return Status::OutOfRange("Overflow in SUM of BIGINT values"); }
+  Status AddWide(uint32_t g, int128_t x) {
+    static const int128_t kMax = columnar::MaxUnscaled(38);
+    int128_t s;
+    if (__builtin_add_overflow(sums_[g], x, &s) || s > kMax || s < -kMax) {
+      return Status::OutOfRange("Overflow in SUM of DECIMAL(38," + std::to_string(arg_->scale()) + ") values");
+    }
+    sums_[g] = s;
+    return Status::OK();
   }
-  Status Add(uint32_t g, Acc x, int64_t count) {
-    counts_[g] += count;
-    if constexpr (std::is_same_v<Acc, double>) {
-      sums_[g] += x;
-    } else if constexpr (std::is_same_v<Acc, int64_t>) {
-      if (__builtin_add_overflow(sums_[g], x, &sums_[g])) {
-        return Status::OutOfRange("Overflow in SUM of BIGINT values");
-      }
-    } else {
-      static const int128_t kMax = columnar::MaxUnscaled(38);
-      int128_t s;
-      if (__builtin_add_overflow(sums_[g], x, &s) || s > kMax || s < -kMax) {
-        return Status::OutOfRange("Overflow in SUM of DECIMAL(38," + std::to_string(arg_->scale()) + ") values");
-      }
-      sums_[g] = s;
+  // Moves every group's int64 pending sum into its int128 sum.
+  Status FlushPending() {
+    for (int64_t gi = 0; gi < num_groups_; ++gi) {
+      if (pending_[gi] == 0) continue;
+      RETURN_NOT_OK(AddWide(static_cast<uint32_t>(gi), pending_[gi]));
+      pending_[gi] = 0;
     }
     return Status::OK();
   }
@@ -172,9 +279,11 @@ class SumLikeAgg final : public GroupedAggregate {
   TypePtr arg_, result_;
   std::vector<Acc> sums_;
   std::vector<int64_t> counts_;
+  std::vector<int64_t> pending_;  // kWide only: not yet added to sums_
 };
 
-// ---- min / max / first on fixed-width types
+// ---- min / max / first / bool_and / bool_or on fixed-width types; the kind is a template
+// parameter of the row loops so they carry no per-row dispatch.
 
 template <typename T>
 class FixedPickAgg final : public GroupedAggregate {
@@ -188,16 +297,42 @@ class FixedPickAgg final : public GroupedAggregate {
   Status Update(const uint32_t* g, const std::vector<const Vector*>& args, int64_t n) override {
     const Vector& v = *args[0];
     const T* d = v.data<T>();
-    for (int64_t i = 0; i < n; ++i) {
-      if (!v.IsNull(i)) Offer(g[i], d[i]);
+    const uint8_t* valid = v.MayHaveNulls() ? v.validity().data() : nullptr;
+    Dispatch([&](auto k) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (!valid || valid[i]) Offer<decltype(k)::value>(g[i], d[i]);
+      }
+    });
+    return Status::OK();
+  }
+  Status UpdateOneGroup(uint32_t g, const std::vector<const Vector*>& args, int64_t n) override {
+    const Vector& v = *args[0];
+    const T* d = v.data<T>();
+    const uint8_t* valid = v.MayHaveNulls() ? v.validity().data() : nullptr;
+    int64_t i = 0;
+    if (valid) {
+      while (i < n && !valid[i]) ++i;
     }
+    if (i == n) return Status::OK();
+    Dispatch([&](auto k) {
+      constexpr int K = decltype(k)::value;
+      T best = d[i];
+      if constexpr (K != kFirst) {
+        for (++i; i < n; ++i) {
+          if (!valid || valid[i]) best = Fold<K>(best, d[i]);
+        }
+      }
+      Offer<K>(g, best);
+    });
     return Status::OK();
   }
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<FixedPickAgg&>(other);
-    for (int64_t i = 0; i < o.num_groups_; ++i) {
-      if (o.has_[i]) Offer(map[i], o.vals_[i]);
-    }
+    Dispatch([&](auto k) {
+      for (int64_t i = 0; i < o.num_groups_; ++i) {
+        if (o.has_[i]) Offer<decltype(k)::value>(map[i], o.vals_[i]);
+      }
+    });
     return Status::OK();
   }
   Result<VectorPtr> Finalize() override {
@@ -210,6 +345,16 @@ class FixedPickAgg final : public GroupedAggregate {
   }
 
  private:
+  template <typename F>
+  void Dispatch(F&& f) const {
+    switch (kind_) {
+      case kMin: f(std::integral_constant<int, kMin>{}); break;
+      case kMax: f(std::integral_constant<int, kMax>{}); break;
+      case kBoolAnd: f(std::integral_constant<int, kBoolAnd>{}); break;
+      case kBoolOr: f(std::integral_constant<int, kBoolOr>{}); break;
+      default: f(std::integral_constant<int, kFirst>{}); break;
+    }
+  }
   static int Cmp(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
       bool an = std::isnan(a), bn = std::isnan(b);
@@ -217,15 +362,23 @@ class FixedPickAgg final : public GroupedAggregate {
     }
     return a < b ? -1 : (b < a ? 1 : 0);
   }
+  // The pick of `cur` (the earlier value) and `x`.
+  template <int K>
+  static T Fold(T cur, T x) {
+    if constexpr (K == kMin) return Cmp(x, cur) < 0 ? x : cur;
+    else if constexpr (K == kMax) return Cmp(x, cur) > 0 ? x : cur;
+    else if constexpr (K == kBoolAnd) return static_cast<T>(cur && x);
+    else if constexpr (K == kBoolOr) return static_cast<T>(cur || x);
+    else return cur;
+  }
+  template <int K>
   void Offer(uint32_t g, T x) {
     if (!has_[g]) {
       vals_[g] = x;
       has_[g] = 1;
       return;
     }
-    if ((kind_ == kMin && Cmp(x, vals_[g]) < 0) || (kind_ == kMax && Cmp(x, vals_[g]) > 0)) vals_[g] = x;
-    if (kind_ == kBoolAnd) vals_[g] = vals_[g] && x;
-    if (kind_ == kBoolOr) vals_[g] = vals_[g] || x;
+    vals_[g] = Fold<K>(vals_[g], x);
   }
 
   int kind_;
@@ -578,6 +731,11 @@ const NameKind kNames[] = {
 
 }  // namespace
 
+Status GroupedAggregate::UpdateOneGroup(uint32_t group, const std::vector<const Vector*>& args, int64_t n) {
+  std::vector<uint32_t> ids(static_cast<size_t>(n), group);
+  return Update(ids.data(), args, n);
+}
+
 bool IsAggregateFunction(std::string_view name) {
   std::string l = Lower(name);
   for (const auto& nk : kNames) {
@@ -690,6 +848,11 @@ std::unique_ptr<GroupedAggregate> AggregateBinding::Create() const {
               return std::make_unique<FixedPickAgg<decltype(tag)>>(kind, arg);
             },
             [&]() -> std::unique_ptr<GroupedAggregate> { return nullptr; });
+      }
+      if (!agg && arg->IsStringLike() && kind != kBoolAnd && kind != kBoolOr) {
+        agg = MakeStringPickAggregate(kind == kMin ? StringPick::kMin
+                                                   : (kind == kMax ? StringPick::kMax : StringPick::kFirst),
+                                      arg);
       }
       if (!agg) agg = std::make_unique<GenericPickAgg>(kind, arg);
       break;

@@ -42,6 +42,9 @@ class GroupedAggregate {
   // Folds rows [0, n) of `args` (vectors of at least n rows) into their groups.
   virtual Status Update(const uint32_t* group_ids, const std::vector<const columnar::Vector*>& args,
                         int64_t n) = 0;
+  // Folds rows [0, n) of `args` into the one group `group` (a global aggregate). The default
+  // calls Update; the common aggregates override it with a register-accumulator loop.
+  virtual Status UpdateOneGroup(uint32_t group, const std::vector<const columnar::Vector*>& args, int64_t n);
   // Merges every group g of `other` (same binding) into this group group_map[g]; this must
   // already have those groups.
   virtual Status Combine(GroupedAggregate& other, const uint32_t* group_map) = 0;

@@ -337,6 +337,29 @@ std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vec
       value[i] = found != e.negated ? 1 : 0;
     }
   };
+  if (v.type()->IsStringLike() && items.size() < kInHashThreshold) {
+    // A short list: compare lengths, then bytes, against each constant in turn.
+    std::vector<std::string_view> list;
+    for (const Datum& d : items) {
+      if (!d.vec->IsNull(0)) list.push_back(d.vec->GetString(0));
+    }
+    const int64_t* off = v.offsets();
+    const char* chars = reinterpret_cast<const char*>(v.bytes().data());
+    for (int64_t i = 0; i < n; ++i) {
+      bool found = false;
+      if (!v.IsNull(i)) {
+        const size_t len = static_cast<size_t>(off[i + 1] - off[i]);
+        for (const std::string_view& k : list) {
+          if (k.size() == len && (len == 0 || std::memcmp(chars + off[i], k.data(), len) == 0)) {
+            found = true;
+            break;
+          }
+        }
+      }
+      finish(i, found);
+    }
+    return Datum{out, false};
+  }
   if (v.type()->IsStringLike()) {
     std::unordered_set<std::string_view> set;
     for (const Datum& d : items) {
@@ -376,7 +399,7 @@ Result<Datum> Evaluator::EvalIn(const Expr& e, const uint32_t* sel, int64_t n) {
     all_constant &= item.constant;
     items.push_back(std::move(item));
   }
-  if (!all_constant && items.size() >= kInHashThreshold) {
+  if (!all_constant && (items.size() >= kInHashThreshold || needle.vec->type()->IsStringLike())) {
     std::optional<Datum> fast = InHashed(e, needle, items, n);
     if (fast) return std::move(*fast);
   }

@@ -92,7 +92,24 @@ Status CompareKernel(const KernelCall& call, VectorPtr* result) {
       },
       [] { return false; });
   if (!done) {
-    if (type.IsStringLike()) {
+    if (type.IsStringLike() && (op == CompareOp::kEq || op == CompareOp::kNe)) {
+      // Equality needs no ordering: lengths first, bytes only when they match.
+      const bool want = op == CompareOp::kEq;
+      if (a.constant != b.constant) {
+        const KernelArg& c = a.constant ? a : b;
+        const KernelArg& x = a.constant ? b : a;
+        const std::string_view k = c.vec->GetString(0);
+        const int64_t* off = x.vec->offsets();
+        const char* chars = reinterpret_cast<const char*>(x.vec->bytes().data());
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t len = off[i + 1] - off[i];
+          const bool eq = static_cast<size_t>(len) == k.size() && (len == 0 || std::memcmp(chars + off[i], k.data(), k.size()) == 0);
+          o[i] = eq == want;
+        }
+      } else {
+        for (int64_t i = 0; i < n; ++i) o[i] = (a.vec->GetString(a.Row(i)) == b.vec->GetString(b.Row(i))) == want;
+      }
+    } else if (type.IsStringLike()) {
       for (int64_t i = 0; i < n; ++i) {
         o[i] = FromCmp<op>(a.vec->GetString(a.Row(i)).compare(b.vec->GetString(b.Row(i))));
       }

@@ -323,7 +323,8 @@ Status FaultInjectionFileSystem::PutIfAbsent(const std::string& path, std::strin
   auto node = std::make_shared<Inode>();
   node->content = node->synced = std::string(contents);
   node->ever_synced = true;
-  current_[p] = durable_[p] = node;
+  current_[p] = node;
+  SyncDirLocked(DirName(p));  // as LocalFileSystem: the directory is fsynced on success
   return d.error;
 }
 
@@ -337,7 +338,8 @@ Status FaultInjectionFileSystem::WriteAtomic(const std::string& path, std::strin
   auto node = std::make_shared<Inode>();
   node->content = node->synced = std::string(contents);
   node->ever_synced = true;
-  current_[p] = durable_[p] = node;
+  current_[p] = node;
+  SyncDirLocked(DirName(p));  // as LocalFileSystem: the directory is fsynced on success
   return d.error;
 }
 
@@ -442,11 +444,14 @@ Status FaultInjectionFileSystem::SyncDir(const std::string& dir) {
   if (d.rule && d.rule->fault == FaultKind::kDroppedSync) return Status::OK();
   SHOAL_FAULT_GUARD(d);
   RETURN_NOT_OK(base_->SyncDir(dir));
-  std::string nd = Normalize(dir);
-  for (auto& [p, node] : current_) {
-    if (DirName(p) == nd) durable_[p] = node;
-  }
+  SyncDirLocked(Normalize(dir));
   return d.error;
+}
+
+void FaultInjectionFileSystem::SyncDirLocked(const std::string& dir) {
+  for (auto& [p, node] : current_) {
+    if (DirName(p) == dir) durable_[p] = node;
+  }
 }
 
 #undef SHOAL_FAULT_GUARD
@@ -533,7 +538,10 @@ struct SweepRunner {
   Status Verify(FaultInjectionFileSystem& fs, const SweepRun& run) {
     ++report.verified;
     Status st = verify(fs, run);
-    if (!st.ok()) return st.WithContext("fault sweep: " + run.Describe());
+    if (st.ok()) return Status::OK();
+    st = st.WithContext("fault sweep: " + run.Describe());
+    if (static_cast<int64_t>(report.failures.size()) + 1 >= options.max_failures) return st;
+    report.failures.push_back(st.ToString());
     return Status::OK();
   }
 
@@ -544,6 +552,24 @@ struct SweepRunner {
     return Status::OK();
   }
 };
+
+// The points among `candidates` a sweep tries: all of them, or max_points evenly spaced ones
+// starting at a seeded offset (`salt` varies it per fault kind).
+std::vector<int64_t> SamplePoints(const std::vector<int64_t>& candidates, int64_t max_points,
+                                  uint64_t seed, uint64_t salt) {
+  const int64_t c = static_cast<int64_t>(candidates.size());
+  if (max_points <= 0 || c <= max_points) return candidates;
+  std::vector<int64_t> out;
+  out.reserve(static_cast<size_t>(max_points));
+  const int64_t offset = static_cast<int64_t>((seed * 0x9E3779B97F4A7C15ull + salt * 7919) %
+                                              static_cast<uint64_t>(c));
+  for (int64_t i = 0; i < max_points; ++i) {
+    out.push_back(candidates[static_cast<size_t>((offset + i * c / max_points) % c)]);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 }  // namespace
 
@@ -578,8 +604,13 @@ Result<SweepReport> RunFaultSweep(const FileSystemFactory& factory, const Worklo
   };
 
   for (FaultKind fault : options.faults) {
+    std::vector<int64_t> candidates;
     for (int64_t k = 1; k <= n; ++k) {
-      if (!FaultApplies(fault, ops[static_cast<size_t>(k - 1)].kind)) continue;
+      if (FaultApplies(fault, ops[static_cast<size_t>(k - 1)].kind)) candidates.push_back(k);
+    }
+    for (int64_t k : SamplePoints(candidates, options.max_points, options.seed,
+                                  static_cast<uint64_t>(fault) + 1)) {
+      ++r.report.points;
       FaultPlan plan;
       FaultRule rule;
       rule.seq = k;
@@ -599,7 +630,10 @@ Result<SweepReport> RunFaultSweep(const FileSystemFactory& factory, const Worklo
   }
 
   if (options.crash_after_each_op) {
-    for (int64_t k = 0; k <= n; ++k) {
+    std::vector<int64_t> candidates;
+    for (int64_t k = 0; k <= n; ++k) candidates.push_back(k);
+    for (int64_t k : SamplePoints(candidates, options.max_points, options.seed, 0)) {
+      ++r.report.points;
       FaultPlan plan;
       plan.crash_after = k;
       SweepRun run;

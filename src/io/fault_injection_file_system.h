@@ -159,6 +159,8 @@ class FaultInjectionFileSystem final : public FileSystem {
                      int64_t seq) const;
   // Starts tracking `path` (snapshotting its base content as durable) if not yet tracked.
   Status TrackLocked(const std::string& path);
+  // Makes the current state of every tracked name in `dir` durable (a directory fsync).
+  void SyncDirLocked(const std::string& dir);
   Status RestoreLocked(const std::string& path, const InodePtr& durable,
                        const CrashOptions& options);
 
@@ -200,12 +202,20 @@ struct SweepOptions {
   CrashOptions crash;                // the crash model; default: strict
   uint64_t seed = 1;                 // default 1
   int64_t max_ops = 100000;          // refuse workloads longer than this; default 100000
+  // Points tried per fault kind, and crash points, at most: when more operations qualify, an
+  // evenly spaced subset with a seeded offset (different per kind) is tried. 0 (default): all.
+  int64_t max_points = 0;
+  // Verifier failures recorded in SweepReport::failures before the sweep stops and returns the
+  // last one; default 1 (stop at the first). Larger values let one run list several bugs.
+  int64_t max_failures = 1;
 };
 
 struct SweepReport {
   int64_t ops = 0;        // N: operations in the fault-free counting run
   int64_t runs = 0;       // workload executions, the counting run included
   int64_t verified = 0;   // verifier calls
+  int64_t points = 0;     // fault and crash points injected (runs after the counting run)
+  std::vector<std::string> failures;  // verifier failures tolerated under max_failures > 1
 };
 
 // Makes a fresh base file system (with any setup already in it) for one run.

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <set>
@@ -235,6 +236,17 @@ TEST_F(FaultFs, StrictModelLosesSyncedFileWithoutDirectorySync) {
   ASSERT_TRUE(fs_->SimulateCrash(lenient).ok());
   EXPECT_EQ(Read(*fs_, "/t/g"), "abc");
   EXPECT_FALSE(Present(*fs_, "/t/h"));  // never synced: gone even in the lenient model
+}
+
+TEST_F(FaultFs, PutIfAbsentSyncsItsDirectoryAsLocalFileSystemDoes) {
+  ASSERT_TRUE(mem_->CreateDirs("/u").ok());
+  ASSERT_TRUE(WriteChunks(*fs_, "/t/data", {"abc"}, true).ok());
+  ASSERT_TRUE(WriteChunks(*fs_, "/u/other", {"abc"}, true).ok());
+  ASSERT_TRUE(fs_->PutIfAbsent("/t/commit", "c").ok());
+  ASSERT_TRUE(fs_->SimulateCrash().ok());
+  EXPECT_EQ(Read(*fs_, "/t/commit"), "c");
+  EXPECT_EQ(Read(*fs_, "/t/data"), "abc");  // same directory: its name was fsynced too
+  EXPECT_FALSE(Present(*fs_, "/u/other"));  // another directory: still lost
 }
 
 TEST_F(FaultFs, CrashUndoesRenameAndDeleteWithoutDirectorySync) {
@@ -524,6 +536,52 @@ TEST(FaultSweep, SweepsSeveralHundredOperationsInSeconds) {
   EXPECT_EQ(report->ops, 3 + 2 * kRecords);
   EXPECT_EQ(report->runs, 1 + report->ops + (report->ops + 1));
   EXPECT_LT(secs, 10.0 * testing::TimingScale());
+}
+
+TEST(FaultSweep, MaxPointsSamplesADeterministicSubsetAndCountsPoints) {
+  SweepOptions options;
+  options.faults = {FaultKind::kEIO};
+  options.max_points = 3;
+  std::vector<int64_t> faulted, crashed;
+  auto verify = [&](FileSystem&, const SweepRun& run) -> Status {
+    if (run.fault && !run.crashed) faulted.push_back(run.k);
+    if (!run.fault && run.crashed) crashed.push_back(run.k);
+    return Status::OK();
+  };
+  auto report = RunFaultSweep(FreshMemory, CommitWorkload, verify, options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->ops, 10);
+  EXPECT_EQ(report->points, 6);
+  EXPECT_EQ(report->runs, 1 + 6);
+  ASSERT_EQ(faulted.size(), 3u);
+  ASSERT_EQ(crashed.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(faulted.begin(), faulted.end()));
+  EXPECT_EQ(std::set<int64_t>(faulted.begin(), faulted.end()).size(), 3u);
+  // The same options pick the same points.
+  std::vector<int64_t> first = faulted;
+  faulted.clear();
+  crashed.clear();
+  ASSERT_TRUE(RunFaultSweep(FreshMemory, CommitWorkload, verify, options).ok());
+  EXPECT_EQ(faulted, first);
+}
+
+TEST(FaultSweep, MaxFailuresRecordsFailuresAndGoesOn) {
+  SweepOptions options;
+  options.faults = {FaultKind::kEIO};
+  options.crash_after_fault = false;
+  options.crash_after_each_op = false;
+  auto verify = [](FileSystem&, const SweepRun& run) -> Status {
+    if (run.fault && run.k % 2 == 0) return Status::Corruption("even point");
+    return Status::OK();
+  };
+  auto stop = RunFaultSweep(FreshMemory, CommitWorkload, verify, options);
+  ASSERT_FALSE(stop.ok());
+  EXPECT_NE(stop.status().message().find("even point"), std::string::npos);
+  options.max_failures = 100;
+  auto all = RunFaultSweep(FreshMemory, CommitWorkload, verify, options);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(all->failures.size(), 5u);  // k = 2, 4, 6, 8, 10
+  EXPECT_EQ(all->points, 10);
 }
 
 TEST(FaultSweep, RejectsWorkloadLongerThanMaxOps) {

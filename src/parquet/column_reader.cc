@@ -477,4 +477,66 @@ Status ColumnChunkReader::ReadSelected(int64_t num_rows, const uint32_t* sel, in
   return SkipRows(num_rows - pos);
 }
 
+Status ColumnChunkReader::ReadIndices(int64_t n, uint32_t null_index, uint32_t* idx) {
+  const int max_def = leaf_->max_def;
+  int64_t done = 0;
+  while (done < n) {
+    ASSIGN_OR_RETURN(bool have, EnsurePage());
+    if (!have) return Corrupt("column chunk ends before its row group's rows");
+    if (!values_.page_is_dictionary()) {
+      return Corrupt("a data page is not dictionary-encoded although the chunk metadata says every page is");
+    }
+    int64_t k = std::min(n - done, page_left_);
+    uint32_t* out = idx + done;
+    if (max_def == 0) {
+      RETURN_NOT_OK(Wrap(values_.DecodeIndices(k, out)));
+    } else {
+      scratch_def_.resize(static_cast<size_t>(k));
+      RETURN_NOT_OK(DecodeLevels(&def_dec_, def_bit_packed_, max_def, k, scratch_def_.data(), "definition"));
+      int64_t m = 0;
+      for (int64_t i = 0; i < k; ++i) m += scratch_def_[i] == max_def;
+      if (m == k) {
+        RETURN_NOT_OK(Wrap(values_.DecodeIndices(k, out)));
+      } else {
+        scratch_idx_.resize(static_cast<size_t>(m));
+        RETURN_NOT_OK(Wrap(values_.DecodeIndices(m, scratch_idx_.data())));
+        const uint16_t* def = scratch_def_.data();
+        const uint32_t* src = scratch_idx_.data();
+        int64_t j = 0;
+        for (int64_t i = 0; i < k; ++i) {
+          const bool valid = def[i] == max_def;
+          out[i] = valid ? src[j] : null_index;
+          j += valid;
+        }
+      }
+    }
+    page_left_ -= k;
+    done += k;
+    rows_consumed_ += k;
+  }
+  return Status::OK();
+}
+
+Status ColumnChunkReader::ReadSelectedIndices(int64_t num_rows, const uint32_t* sel, int64_t nsel,
+                                              uint32_t null_index, uint32_t* idx) {
+  if (leaf_->max_rep > 0) return Status::Internal("ReadSelectedIndices on a repeated column");
+  if (sel == nullptr) {
+    if (nsel != num_rows) return Status::Internal("ReadSelectedIndices: nsel must equal num_rows without a selection");
+    return ReadIndices(num_rows, null_index, idx);
+  }
+  int64_t pos = 0;
+  int64_t i = 0;
+  while (i < nsel) {
+    int64_t start = sel[i];
+    int64_t j = i + 1;
+    while (j < nsel && sel[j] == sel[j - 1] + 1) ++j;
+    if (start < pos || start + (j - i) > num_rows) return Status::Internal("ReadSelectedIndices: selection out of order");
+    RETURN_NOT_OK(SkipRows(start - pos));
+    RETURN_NOT_OK(ReadIndices(j - i, null_index, idx + i));
+    pos = start + (j - i);
+    i = j;
+  }
+  return SkipRows(num_rows - pos);
+}
+
 }  // namespace shoal::parquet

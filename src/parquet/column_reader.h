@@ -49,6 +49,13 @@ class ColumnChunkReader {
   // does (pages through the OffsetIndex, values arithmetically where the encoding allows).
   // For leaves without repetition only.
   Status ReadSelected(int64_t num_rows, const uint32_t* sel, int64_t nsel, columnar::Vector* out);
+  // Like ReadSelected (sel null: all num_rows rows, nsel == num_rows), but writes each selected
+  // row's dictionary index to idx[0, nsel) instead of its value — NULL rows get `null_index` —
+  // so a filter evaluated once on the dictionary can run on indices. Every page read must be
+  // dictionary-encoded (check AllDataPagesDictionaryEncoded first); one that is not is
+  // Corruption. Flat leaves only.
+  Status ReadSelectedIndices(int64_t num_rows, const uint32_t* sel, int64_t nsel, uint32_t null_index,
+                             uint32_t* idx);
 
   // Data pages of the OffsetIndex neither read nor skipped yet (0 without an OffsetIndex).
   int64_t pages_unread() const;
@@ -75,6 +82,8 @@ class ColumnChunkReader {
                       const char* what);
   // Fills pending_ with up to `want` level entries of the current page.
   Status FillPending(int64_t want);
+  // The next n rows' dictionary indices (NULL rows: null_index).
+  Status ReadIndices(int64_t n, uint32_t null_index, uint32_t* idx);
   Status Corrupt(const std::string& what) const;
   // Prefixes an error from a decoder with the file path and column.
   Status Wrap(const Status& st) const;
@@ -103,6 +112,7 @@ class ColumnChunkReader {
   std::vector<uint16_t> pend_def_, pend_rep_;
   size_t pend_pos_ = 0;
   std::vector<uint16_t> scratch_def_;
+  std::vector<uint32_t> scratch_idx_;
 };
 
 }  // namespace shoal::parquet

@@ -66,29 +66,52 @@ uint32_t DictionaryBuilder::InsertOne(std::string_view v, uint64_t hash) {
   return static_cast<uint32_t>(idx);
 }
 
+// A value equal to the previous one reuses its index without hashing: sorted (LocalSort) and
+// run-heavy columns take this path for most values.
 void DictionaryBuilder::InsertFixed(const uint8_t* values, int64_t n, uint32_t* indices) {
   const char* p = reinterpret_cast<const char*>(values);
-  for (int64_t i = 0; i < n; ++i, p += width_) {
-    uint64_t h;
-    if (width_ == 4) {
-      uint32_t x;
-      std::memcpy(&x, p, 4);
-      h = Mix(x);
-    } else if (width_ == 8) {
-      uint64_t x;
-      std::memcpy(&x, p, 8);
-      h = Mix(x);
-    } else {
-      h = XXH3_64bits(p, static_cast<size_t>(width_));
+  auto words = [&](auto tag) {
+    using T = decltype(tag);
+    T prev = 0;
+    uint32_t prev_index = 0;
+    for (int64_t i = 0; i < n; ++i, p += sizeof(T)) {
+      T x;
+      std::memcpy(&x, p, sizeof(T));
+      if (i == 0 || x != prev) {
+        prev_index = InsertOne({p, sizeof(T)}, Mix(x));
+        prev = x;
+      }
+      indices[i] = prev_index;
     }
-    indices[i] = InsertOne({p, static_cast<size_t>(width_)}, h);
+  };
+  if (width_ == 4) {
+    words(uint32_t{});
+    return;
+  }
+  if (width_ == 8) {
+    words(uint64_t{});
+    return;
+  }
+  const size_t w = static_cast<size_t>(width_);
+  for (int64_t i = 0; i < n; ++i, p += width_) {
+    if (i > 0 && std::memcmp(p, p - width_, w) == 0) {
+      indices[i] = indices[i - 1];
+      continue;
+    }
+    indices[i] = InsertOne({p, w}, XXH3_64bits(p, w));
   }
 }
 
 void DictionaryBuilder::InsertByteArrays(const int64_t* offsets, const uint8_t* bytes, int64_t n, uint32_t* indices) {
+  std::string_view prev;
   for (int64_t i = 0; i < n; ++i) {
     std::string_view v(reinterpret_cast<const char*>(bytes) + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+    if (i > 0 && v.size() == prev.size() && (v.empty() || std::memcmp(v.data(), prev.data(), v.size()) == 0)) {
+      indices[i] = indices[i - 1];
+      continue;
+    }
     indices[i] = InsertOne(v, XXH3_64bits(v.data(), v.size()));
+    prev = v;
   }
 }
 

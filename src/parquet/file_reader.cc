@@ -288,6 +288,28 @@ Result<columnar::VectorPtr> RowGroupReader::ReadFieldSelected(int i, int64_t n, 
   return ReadFieldImpl(i, n, sel ? sel : &kNone, sel ? nsel : 0);
 }
 
+Status RowGroupReader::ReadFieldIndices(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint32_t null_index,
+                                        uint32_t* idx) {
+  if (i < 0 || i >= num_fields()) return Status::InvalidArgument(file_->path() + ": no field " + std::to_string(i));
+  if (n < 0 || n > num_rows_ - field_position_[i]) {
+    return Status::InvalidArgument(file_->path() + ": read past the end of row group " + std::to_string(row_group_));
+  }
+  RETURN_NOT_OK(EnsureInit(true));
+  const ParquetSchema& ps = file_->parquet_schema();
+  const FieldNode& node = ps.fields()[fields_[i]];
+  if (node.kind != FieldNode::Kind::kLeaf || ps.leaves()[node.leaf].max_rep != 0) {
+    return Status::Internal("ReadFieldIndices on a nested field");
+  }
+  if (sel != nullptr) {
+    for (int64_t k = 0; k < nsel; ++k) {
+      if (sel[k] >= n || (k > 0 && sel[k] <= sel[k - 1])) return Status::Internal("ReadFieldIndices: bad selection");
+    }
+  }
+  RETURN_NOT_OK(readers_[reader_of_leaf_[node.leaf]]->ReadSelectedIndices(n, sel, nsel, null_index, idx));
+  field_position_[i] += n;
+  return Status::OK();
+}
+
 Result<columnar::VectorPtr> RowGroupReader::ReadFieldImpl(int i, int64_t n, const uint32_t* sel, int64_t nsel) {
   if (i < 0 || i >= num_fields()) return Status::InvalidArgument(file_->path() + ": no field " + std::to_string(i));
   if (n < 0 || n > num_rows_ - field_position_[i]) {

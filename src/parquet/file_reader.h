@@ -43,6 +43,11 @@ class RowGroupReader {
   // (strictly ascending, < n), densely. Sparse selections skip the runs between selected
   // rows; dense ones decode the span and gather.
   Result<columnar::VectorPtr> ReadFieldSelected(int i, int64_t n, const uint32_t* sel, int64_t nsel);
+  // Consumes the next n rows of field i (a flat leaf whose chunk is entirely
+  // dictionary-encoded) and writes the dictionary index of the rows at offsets sel[0, nsel)
+  // (sel null: all n rows, nsel == n) to idx; NULL rows get `null_index`. Values are not
+  // materialized: a filter evaluated once on the dictionary runs on the indices.
+  Status ReadFieldIndices(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint32_t null_index, uint32_t* idx);
   // Skips the next n rows of field i.
   Status SkipField(int i, int64_t n);
   int64_t field_position(int i) const { return field_position_[i]; }

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "columnar/value_text.h"
+#include "parquet/dictionary_probe.h"
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
 #include "support/testdata.h"
@@ -224,6 +225,82 @@ TEST(SelectiveRead, ReadFieldPastTheEndIsAnError) {
   EXPECT_FALSE((*rg)->ReadField(0, 101).ok());
   EXPECT_FALSE((*rg)->ReadField(5, 1).ok());
   EXPECT_TRUE((*rg)->ReadField(0, 100).ok());
+}
+
+}  // namespace
+}  // namespace shoal::parquet
+
+namespace shoal::parquet {
+namespace {
+
+// ReadFieldIndices against the values: every selected row's index names the dictionary entry
+// equal to the row's value (NULL rows get the null index), across v1/v2 pages, page index on
+// and off, sparse and dense selections and skipped batches; a chunk that falls back to plain
+// pages is never offered as fully dictionary-encoded.
+TEST(SelectiveRead, ReadFieldIndicesNameTheDictionaryEntryOfEachSelectedRow) {
+  for (int seed = 0; seed < 10; ++seed) {
+    std::mt19937_64 rng(1000 + seed);
+    testing::TempDir dir;
+    const int64_t rows = 500 + static_cast<int64_t>(rng() % 2500);
+    const bool fallback = seed >= 8;
+    std::string path = WriteFile(rng, dir.path(), rows, true, seed % 2 == 1, seed % 4 != 2, fallback ? 300 : 0);
+    auto reader = ParquetReader::Open(io::LocalFileSystem(), path);
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    auto all = (*reader)->OpenRowGroup(0, {0, 1});
+    ASSERT_TRUE(all.ok());
+    auto whole = (*all)->ReadBatch(rows);
+    ASSERT_TRUE(whole.ok() && *whole);
+    for (int f = 0; f < 2; ++f) {
+      const ParquetSchema& ps = (*reader)->parquet_schema();
+      const int leaf = ps.fields()[f].leaf;
+      auto dict = ReadChunkDictionary(**reader, 0, leaf);
+      ASSERT_TRUE(dict.ok()) << dict.status().ToString();
+      const bool full = AllDataPagesDictionaryEncoded(*(*reader)->column_chunk(0, leaf).meta_data);
+      if (fallback && f == 1) EXPECT_FALSE(full);  // 100000 distinct strings overflow 300 bytes
+      if (!full) {
+        EXPECT_FALSE(dict->has_value());
+        continue;
+      }
+      ASSERT_TRUE(dict->has_value()) << "seed " << seed << " field " << f;
+      const columnar::Vector& d = *(*dict)->values;
+      const uint32_t null_index = static_cast<uint32_t>(d.size());
+      const columnar::Vector& want = *(*whole)->column(f);
+      auto rg = (*reader)->OpenRowGroup(0, {f});
+      ASSERT_TRUE(rg.ok());
+      int64_t at = 0;
+      while (at < rows) {
+        int64_t n = std::min<int64_t>(rows - at, 1 + static_cast<int64_t>(rng() % 400));
+        int density = static_cast<int>(rng() % 5);
+        if (density == 0) {
+          ASSERT_TRUE((*rg)->SkipField(0, n).ok());
+          at += n;
+          continue;
+        }
+        std::vector<uint32_t> sel;
+        for (int64_t i = 0; i < n; ++i) {
+          bool take = density == 1 ? rng() % 50 == 0 : density == 2 ? rng() % 2 == 0 : density == 3 ? (i / 23) % 2 == 0 : true;
+          if (take) sel.push_back(static_cast<uint32_t>(i));
+        }
+        const bool whole_batch = density == 4 && rng() % 2;
+        std::vector<uint32_t> idx(sel.size() + 1);
+        const uint32_t none = 0;
+        const uint32_t* s = whole_batch ? nullptr : sel.empty() ? &none : sel.data();
+        Status st = (*rg)->ReadFieldIndices(0, n, s, static_cast<int64_t>(sel.size()), null_index, idx.data());
+        ASSERT_TRUE(st.ok()) << st.ToString();
+        for (size_t t = 0; t < sel.size(); ++t) {
+          const int64_t row = at + sel[t];
+          if (want.IsNull(row)) {
+            ASSERT_EQ(idx[t], null_index) << "seed " << seed << " row " << row;
+          } else {
+            ASSERT_LT(idx[t], null_index);
+            ASSERT_EQ(columnar::TextOf(d, idx[t]), columnar::TextOf(want, row)) << "seed " << seed << " row " << row;
+          }
+        }
+        EXPECT_EQ((*rg)->field_position(0), at + n);
+        at += n;
+      }
+    }
+  }
 }
 
 }  // namespace

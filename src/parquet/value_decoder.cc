@@ -202,6 +202,25 @@ Status ValueDecoder::DecodeByteArrays(int64_t n, Vector* out) {
   }
 }
 
+Status ValueDecoder::DecodeIndices(int64_t n, uint32_t* out) {
+  if (n <= 0) return Status::OK();
+  if (!IsDictionary() || !dict_) return Status::Internal("DecodeIndices on a page that is not dictionary-encoded");
+  ASSIGN_OR_RETURN(int64_t got, rle_.GetBatch(out, n));
+  if (got != n) return Corrupt("dictionary indices end before the page's values");
+  const uint32_t size = static_cast<uint32_t>(dict_->size());
+  uint32_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) bad |= static_cast<uint32_t>(out[i] >= size);
+  if (bad) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (out[i] >= size) {
+        return Corrupt("dictionary index " + std::to_string(out[i]) + " out of range (dictionary of " +
+                       std::to_string(size) + " values)");
+      }
+    }
+  }
+  return Status::OK();
+}
+
 Status ValueDecoder::Decode(int64_t n, Vector* out) {
   if (n <= 0) return Status::OK();
   if (IsDictionary()) {

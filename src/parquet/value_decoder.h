@@ -30,6 +30,13 @@ class ValueDecoder {
   // Decodes a dictionary page body (`num_values` PLAIN values) into the leaf's type.
   Status SetDictionary(const uint8_t* data, int64_t size, int64_t num_values);
   bool has_dictionary() const { return dict_ != nullptr; }
+  // The decoded dictionary (null until a dictionary page was decoded).
+  const columnar::VectorPtr& dictionary() const { return dict_; }
+  // True when the current page's values are dictionary indices.
+  bool page_is_dictionary() const { return IsDictionary(); }
+  // Writes the next n dictionary indices of a dictionary-encoded page to `out`, each checked
+  // against the dictionary's size (late filtering on indices, without materializing values).
+  Status DecodeIndices(int64_t n, uint32_t* out);
 
   // Starts a page's values section; `num_values` bounds the values it may hold.
   Status Reset(Encoding encoding, const uint8_t* data, int64_t size, int64_t num_values);

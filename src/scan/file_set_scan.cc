@@ -5,6 +5,7 @@
 
 #include "delta/deletion_vector.h"
 #include "expr/can_match.h"
+#include "parquet/dictionary_probe.h"
 #include "parquet/statistics.h"
 #include "scan/column_adapter.h"
 #include "scan/file_stats.h"
@@ -45,7 +46,7 @@ FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
     conjunct_columns_.push_back(expr::CollectColumns(*f));
     conjunct_cost_.push_back(StaticConjunctCost(*f));
   }
-  for (size_t i = 0; i < files_.size(); ++i) queue_.push_back({static_cast<int>(i), -1, nullptr, {}});
+  for (size_t i = 0; i < files_.size(); ++i) queue_.push_back({static_cast<int>(i), -1, nullptr, {}, false});
   metrics_.files_total = spec_.files_total;
   metrics_.files_pruned_partition = spec_.files_pruned_partition;
   metrics_.files_pruned_stats = spec_.files_pruned_stats;
@@ -262,6 +263,52 @@ Result<VectorPtr> FileSetScan::ReadOutputColumn(Local* local, size_t j, int64_t 
   return std::move(*adapted);
 }
 
+void FileSetScan::PrepareDictFilter(Local* local, int k) {
+  Local::DictFilter& df = local->dict_filters[k];
+  df.tried = true;
+  if (conjunct_columns_[k].size() != 1) return;
+  const int j = conjunct_columns_[k][0];
+  const FileState& fst = *local->state;
+  const FileTask& task = files_[fst.index];
+  const size_t ncols = spec_.columns.size();
+  if (j < 0 || j >= static_cast<int>(ncols)) return;
+  const int c = spec_.columns[j];
+  if (c < static_cast<int>(task.partition_values.size()) && task.partition_values[c]) return;
+  const int s = fst.slot[j];
+  if (s < 0) return;
+  for (size_t o = 0; o < ncols; ++o) {
+    if (static_cast<int>(o) != j && fst.slot[o] == s) return;  // shared slot: read as values
+  }
+  const parquet::ParquetSchema& ps = fst.reader->parquet_schema();
+  const parquet::FieldNode& node = ps.fields()[fst.read_fields[s]];
+  if (node.kind != parquet::FieldNode::Kind::kLeaf || ps.leaves()[node.leaf].max_rep != 0) return;
+  const int64_t rows = fst.reader->row_group_num_rows(local->row_group);
+  // A dictionary costs about one evaluation per entry: worth it only when smaller than the rows.
+  const int64_t max_bytes = std::min<int64_t>(parquet::kMaxProbeDictionaryBytes, std::max<int64_t>(rows * 16, 4096));
+  auto dict = parquet::ReadChunkDictionary(*fst.reader, local->row_group, node.leaf, &local->stats, max_bytes);
+  if (!dict.ok() || !dict->has_value()) return;
+  const VectorPtr& d = (*dict)->values;
+  const int64_t size = d->size();
+  if (size > rows || size >= (int64_t{1} << 31)) return;
+  const TableColumn& col = spec_.table->columns[c];
+  auto adapted = AdaptColumn(d, col);
+  if (!adapted.ok()) return;
+  auto with_null = columnar::Vector::Make(col.type, size + 1);
+  with_null->AppendFrom(**adapted, 0, size);
+  with_null->AppendNull();
+  std::vector<VectorPtr> cols(output_schema_->fields.size());
+  cols[j] = with_null;
+  columnar::RecordBatch batch(output_schema_, std::move(cols), size + 1);
+  std::vector<uint32_t> hits;
+  auto r = expr::EvaluateFilter(*spec_.filters[k], batch, local->ctx, &hits);
+  if (!r.ok()) return;  // e.g. an entry no selected row holds fails a cast: evaluate on values
+  df.pass.assign(static_cast<size_t>(size + 1), 0);
+  for (uint32_t h : hits) df.pass[h] = 1;
+  df.values = std::move(with_null);
+  df.column = j;
+  df.usable = true;
+}
+
 Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t n) {
   const FileState& fst = *local->state;
   int64_t first_row = fst.row_group_start[local->row_group] + begin;
@@ -300,13 +347,41 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
     if (m == 0) break;
     auto t0 = std::chrono::steady_clock::now();
     const uint32_t* sel = all ? nullptr : local->sel.data();
-    for (int j : conjunct_columns_[k]) {
-      if (j < 0 || j >= static_cast<int>(ncols) || local->held[j]) continue;
-      ASSIGN_OR_RETURN(local->held[j], ReadOutputColumn(local, j, begin, n, sel, m));
+    Local::DictFilter& df = local->dict_filters[k];
+    if (!df.tried) PrepareDictFilter(local, k);
+    int64_t kept = 0;
+    columnar::VectorPtr dict_column;  // with the dictionary: the column's kept values
+    if (df.usable && !local->held[df.column]) {
+      // On indices: one lookup per row in the pass table evaluated on the dictionary.
+      const int s = fst.slot[df.column];
+      parquet::RowGroupReader& rg = *local->rg_reader;
+      int64_t at = rg.field_position(s);
+      if (at < begin) RETURN_NOT_OK(rg.SkipField(s, begin - at));
+      local->idx.resize(static_cast<size_t>(m));
+      const uint32_t null_index = static_cast<uint32_t>(df.pass.size() - 1);
+      Status st = rg.ReadFieldIndices(s, n, sel, m, null_index, local->idx.data());
+      if (!st.ok()) return st.WithContext(files_[fst.index].path);
+      local->pos.resize(static_cast<size_t>(m));
+      const uint8_t* pass = df.pass.data();
+      const uint32_t* idx = local->idx.data();
+      uint32_t* pos = local->pos.data();
+      for (int64_t i = 0; i < m; ++i) {
+        pos[kept] = static_cast<uint32_t>(i);
+        kept += pass[idx[i]];
+      }
+      local->pos.resize(static_cast<size_t>(kept));
+      local->kept_idx.resize(static_cast<size_t>(kept));
+      for (int64_t i = 0; i < kept; ++i) local->kept_idx[i] = idx[pos[i]];
+      dict_column = columnar::Gather(*df.values, local->kept_idx.data(), kept);
+    } else {
+      for (int j : conjunct_columns_[k]) {
+        if (j < 0 || j >= static_cast<int>(ncols) || local->held[j]) continue;
+        ASSIGN_OR_RETURN(local->held[j], ReadOutputColumn(local, j, begin, n, sel, m));
+      }
+      columnar::RecordBatch batch(output_schema_, local->held, m);
+      batch.columns.resize(output_schema_->fields.size());
+      ASSIGN_OR_RETURN(kept, expr::EvaluateFilter(*spec_.filters[k], batch, local->ctx, &local->pos));
     }
-    columnar::RecordBatch batch(output_schema_, local->held, m);
-    batch.columns.resize(output_schema_->fields.size());
-    ASSIGN_OR_RETURN(int64_t kept, expr::EvaluateFilter(*spec_.filters[k], batch, local->ctx, &local->pos));
     if (kept < m) {
       if (all) {
         local->sel.assign(local->pos.begin(), local->pos.end());
@@ -320,6 +395,7 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
         if (h) h = columnar::Gather(*h, local->pos.data(), kept);
       }
     }
+    if (dict_column) local->held[df.column] = std::move(dict_column);
     auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
     local->order->Record(k, m, kept, nanos);
     m = kept;
@@ -338,6 +414,50 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
   std::vector<VectorPtr> cols = std::move(local->held);
   local->held.clear();
   return MakeOutput(fst, std::move(cols), first_row, sel, m);
+}
+
+Status FileSetScan::ExpandFile(Morsel* m) {
+  parquet::ReadStats footer;
+  ASSIGN_OR_RETURN(m->state, OpenFile(m->file, &footer));
+  const int groups = m->state->reader->num_row_groups();
+  ScanMetrics fm;
+  fm.files_read = 1;
+  fm.row_groups_total = groups;
+  fm.bytes_read = footer.bytes_read;
+  AddMetrics(fm);
+  std::vector<Morsel> keep;
+  for (int g = 0; g < groups; ++g) {
+    Morsel rm{m->file, g, m->state, {}, false};
+    if (!m->state->pruner) {
+      int64_t rows = m->state->reader->row_group_num_rows(g);
+      if (rows <= 0) continue;
+      rm.rows.push_back({0, rows});
+      rm.judged = true;
+    }
+    keep.push_back(std::move(rm));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = keep.size(); i-- > 0;) queue_.push_front(std::move(keep[i]));
+  return Status::OK();
+}
+
+Result<bool> FileSetScan::JudgeRowGroup(Morsel* m) {
+  ASSIGN_OR_RETURN(RowGroupVerdict v, m->state->pruner->Evaluate(*m->state->reader, m->row_group));
+  const PruneCounters& pc = v.counters;
+  ScanMetrics fm;
+  fm.row_groups_pruned_stats = pc.row_groups_pruned_stats;
+  fm.row_groups_pruned_dictionary = pc.row_groups_pruned_dictionary;
+  // A row group whose every page the index excluded counts with the page index.
+  fm.pages_pruned_index = pc.pages_pruned_index;
+  fm.row_groups_pruned_bloom = pc.row_groups_pruned_bloom;
+  fm.bytes_read = pc.bytes_read;
+  if (!v.skip) {
+    fm.rows_pruned_index = pc.rows_pruned_index;
+    m->rows = v.rows.ranges();
+  }
+  AddMetrics(fm);
+  m->judged = true;
+  return !v.skip && !m->rows.empty();
 }
 
 Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
@@ -383,48 +503,26 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
     }
     Morsel m;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return !queue_.empty() || opening_ == 0; });
       if (queue_.empty()) return false;
       m = std::move(queue_.front());
       queue_.pop_front();
+      if (m.row_group < 0) ++opening_;
     }
     if (m.row_group < 0) {
-      parquet::ReadStats footer;
-      ASSIGN_OR_RETURN(m.state, OpenFile(m.file, &footer));
-      std::vector<Morsel> keep;
-      int groups = m.state->reader->num_row_groups();
-      ScanMetrics fm;
-      fm.files_read = 1;
-      fm.row_groups_total = groups;
-      fm.bytes_read = footer.bytes_read;
-      for (int g = 0; g < groups; ++g) {
-        Morsel rm{m.file, g, m.state, {}};
-        if (m.state->pruner) {
-          ASSIGN_OR_RETURN(RowGroupVerdict v, m.state->pruner->Evaluate(*m.state->reader, g));
-          const PruneCounters& pc = v.counters;
-          fm.row_groups_pruned_stats += pc.row_groups_pruned_stats;
-          fm.row_groups_pruned_dictionary += pc.row_groups_pruned_dictionary;
-          // A row group whose every page the index excluded counts with the page index.
-          fm.pages_pruned_index += pc.pages_pruned_index;
-          fm.row_groups_pruned_bloom += pc.row_groups_pruned_bloom;
-          fm.bytes_read += pc.bytes_read;
-          if (v.skip) continue;
-          fm.rows_pruned_index += pc.rows_pruned_index;
-          rm.rows = v.rows.ranges();
-        } else {
-          int64_t rows = m.state->reader->row_group_num_rows(g);
-          if (rows > 0) rm.rows.push_back({0, rows});
-        }
-        if (rm.rows.empty()) continue;
-        keep.push_back(std::move(rm));
-      }
-      AddMetrics(fm);
-      if (keep.empty()) continue;
+      Status st = ExpandFile(&m);
       {
         std::lock_guard<std::mutex> lock(mu_);
-        for (size_t i = keep.size(); i-- > 1;) queue_.push_front(std::move(keep[i]));
+        --opening_;
       }
-      m = std::move(keep[0]);
+      cv_.notify_all();
+      RETURN_NOT_OK(st);
+      continue;
+    }
+    if (!m.judged) {
+      ASSIGN_OR_RETURN(bool keep, JudgeRowGroup(&m));
+      if (!keep) continue;
     }
     local->state = m.state;
     local->row_group = m.row_group;
@@ -433,6 +531,7 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
     local->position = 0;
     local->batch_no = 0;
     local->column_wise = filter_ && spec_.prewhere != FileSetScanSpec::Prewhere::kOff && m.state->column_wise_ok;
+    local->dict_filters.assign(spec_.filters.size(), {});
     ASSIGN_OR_RETURN(local->rg_reader,
                      m.state->reader->OpenRowGroup(m.row_group, m.state->read_fields, &local->stats));
   }

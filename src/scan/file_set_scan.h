@@ -2,14 +2,19 @@
 // Both Delta tables (DeltaScan) and plain Parquet files (ParquetScan) plan into it.
 //
 // Work is split into morsels: a file morsel opens the footer, resolves the file's columns
-// against the table schema, loads its deletion vector, judges every row group with the pruning
-// stack (RowGroupPruner: statistics, page index, dictionary, Bloom) and queues one morsel per
-// surviving row group with the row ranges that may match. A row-group morsel streams batches
+// against the table schema, loads its deletion vector and queues one morsel per row group; the
+// worker that takes a row-group morsel judges it with the pruning stack (RowGroupPruner:
+// statistics, page index, dictionary, Bloom), so pruning runs in parallel too, and workers
+// that find the queue empty while a file is being opened wait for its row groups instead of
+// finishing (one big file keeps every thread busy). A row-group morsel streams batches
 // of those rows: absent columns are NULL, partition columns constant, deleted rows
 // (file-global positions across row groups) dropped before the filter, and the filters
 // applied exactly. With Prewhere (prewhere.h) the filter columns are read first, conjunct by
 // conjunct on the rows still alive, and the other columns only for the survivors (whole pages
-// and runs of rows skipped); batches where the filter keeps most rows are read whole. Each
+// and runs of rows skipped); batches where the filter keeps most rows are read whole. A
+// conjunct on one column whose chunk is entirely dictionary-encoded is evaluated once per row
+// group on the dictionary, then per row on the dictionary indices (values never materialized
+// for rows it drops). Each
 // batch carries an order key (file index << 40 | row group << 20 | batch) so ordered output
 // is possible.
 //
@@ -17,6 +22,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -92,6 +98,8 @@ class FileSetScan {
   // Metrics so far (complete once every worker saw the end).
   ScanMetrics metrics() const;
   size_t num_files() const { return files_.size(); }
+  // The files planned for reading (after the planner's pruning), e.g. for a transaction's read set.
+  const std::vector<FileTask>& files() const { return files_; }
 
  private:
   struct FileState;
@@ -100,7 +108,12 @@ class FileSetScan {
     int row_group = -1;  // -1: open the file
     std::shared_ptr<FileState> state;
     std::vector<parquet::RowRange> rows;  // the row group's rows that may match
+    bool judged = false;                  // rows already narrowed by the pruner
   };
+  // Opens file morsel `m` and queues its row groups (front of the queue, in order).
+  Status ExpandFile(Morsel* m);
+  // Runs the pruner on row-group morsel `m`; false when the row group is skipped.
+  Result<bool> JudgeRowGroup(Morsel* m);
 
   Result<std::shared_ptr<FileState>> OpenFile(int file_index, parquet::ReadStats* stats);
   // Positions the worker on the next batch's rows [*begin, *begin + *n) of its row group;
@@ -111,6 +124,10 @@ class FileSetScan {
   bool ApplyDeletionVector(const FileState& fs, int64_t first_row, int64_t n, Local* local) const;
   Result<columnar::BatchPtr> PlainBatch(Local* local, int64_t begin, int64_t n);
   Result<columnar::BatchPtr> PrewhereBatch(Local* local, int64_t begin, int64_t n);
+  // Prepares local->dict_filters[k] for the current row group: when conjunct k reads one column
+  // whose chunk is entirely dictionary-encoded, evaluates it once on the dictionary (plus a
+  // NULL entry) so PrewhereBatch can filter on indices; leaves it unusable otherwise.
+  void PrepareDictFilter(Local* local, int k);
   // Output column j for rows `sel` (null: all n) of [begin, begin + n), read column-wise.
   Result<columnar::VectorPtr> ReadOutputColumn(Local* local, size_t j, int64_t begin, int64_t n,
                                                const uint32_t* sel, int64_t m);
@@ -129,7 +146,9 @@ class FileSetScan {
   std::vector<double> conjunct_cost_;               // per filter: StaticConjunctCost
 
   mutable std::mutex mu_;
+  std::condition_variable cv_;  // signalled when a file's row groups are queued
   std::deque<Morsel> queue_;  // guarded by mu_
+  int opening_ = 0;           // file morsels being opened; guarded by mu_
   ScanMetrics metrics_;       // guarded by mu_
   std::atomic<int64_t> rows_out_{0};
 };
@@ -154,6 +173,17 @@ class FileSetScan::Local {
   std::vector<columnar::VectorPtr> held;     // per output column, aligned with the selection
   std::unique_ptr<ConjunctOrder> order;
   PrewherePolicy policy;
+  // Per conjunct, for the current row group: the conjunct evaluated on its column's dictionary.
+  struct DictFilter {
+    bool tried = false;
+    bool usable = false;
+    int column = -1;                // output column the conjunct reads
+    std::vector<uint8_t> pass;      // per dictionary index; pass[dictionary size]: NULL rows
+    columnar::VectorPtr values;     // the dictionary in the table type, a NULL appended
+  };
+  std::vector<DictFilter> dict_filters;
+  std::vector<uint32_t> idx;                 // dictionary indices of the rows being filtered
+  std::vector<uint32_t> kept_idx;            // of those, the indices of the rows kept
 };
 
 }  // namespace shoal::scan

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "delta/deletion_vector.h"
@@ -66,7 +67,13 @@ Data MakeData(std::mt19937_64& rng, int64_t rows) {
   for (int64_t i = 0; i < rows; ++i) {
     if (rng() % 10 == 0) a->AppendNull(); else a->Append<int64_t>(static_cast<int64_t>(rng() % 1000));
     b->Append<int32_t>(static_cast<int32_t>(i / 3));
-    if (rng() % 20 == 0) c->AppendNull(); else c->Append<double>(static_cast<double>(rng() % 10000) / 100.0);
+    if (rng() % 20 == 0) {
+      c->AppendNull();
+    } else if (rng() % 25 == 0) {
+      c->Append<double>(std::numeric_limits<double>::quiet_NaN());
+    } else {
+      c->Append<double>(static_cast<double>(rng() % 10000) / 100.0);
+    }
     if (rng() % 15 == 0) s->AppendNull(); else s->AppendString("k" + std::to_string(rng() % 12));
     u->AppendString("u" + std::to_string(rng() % 100000) + std::string(rng() % 5, 'x'));
     if (rng() % 7 == 0) f->AppendNull(); else f->Append<uint8_t>(rng() % 2);
@@ -143,8 +150,21 @@ ExprPtr RandomPredicate(std::mt19937_64& rng, const Table& t, const std::vector<
     return Cmp(op, col, Value::Int64(static_cast<int64_t>(rng() % 1000)));
   }
   if (name == "b" || name == "p") return Cmp(op, col, Value::Int32(static_cast<int32_t>(rng() % 1200)));
-  if (name == "c") return Cmp(op, col, Value::Double(static_cast<double>(rng() % 10000) / 100.0));
-  if (name == "s") return Cmp(op, col, Value::String("k" + std::to_string(rng() % 12)));
+  if (name == "c") {
+    if (kind == 1) return Cmp(op, col, Value::Double(std::numeric_limits<double>::quiet_NaN()));
+    return Cmp(op, col, Value::Double(static_cast<double>(rng() % 10000) / 100.0));
+  }
+  if (name == "s") {
+    // Dictionary-encoded in about half the files: evaluated on the dictionary, then on indices.
+    if (kind <= 3) {
+      std::vector<ExprPtr> list;
+      for (int i = 0; i < 1 + static_cast<int>(rng() % 3); ++i) {
+        list.push_back(expr::Literal(Value::String("k" + std::to_string(rng() % 14))));
+      }
+      return *expr::In(col, std::move(list), kind == 3);
+    }
+    return Cmp(op, col, Value::String("k" + std::to_string(rng() % 12)));
+  }
   if (name == "u") return Cmp(rng() % 2 ? "<" : ">", col, Value::String("u" + std::to_string(rng() % 100000)));
   if (name == "f") return Cmp("=", col, Value::Boolean(rng() % 2));
   return expr::IsNull(col, rng() % 2 == 0);  // l

@@ -132,6 +132,7 @@ enum class LiteralKind : uint8_t {
   kTimestamp,     // TIMESTAMP '...'
   kTimestampNtz,  // TIMESTAMP_NTZ '...'
   kInterval,      // INTERVAL '1' DAY / INTERVAL 3 DAYS: text is the value, interval_unit the unit
+  kDefault,       // DEFAULT: the column's default, only in INSERT VALUES and UPDATE/MERGE SET
 };
 
 struct ConstantExpression : ParsedExpression {
@@ -511,6 +512,7 @@ struct ColumnDefinition {
   TypeName type;
   bool not_null = false;
   ExprPtr generated;                    // GENERATED ALWAYS AS (expr), else null
+  ExprPtr default_value;                // DEFAULT expr, else null
   std::optional<IdentitySpec> identity;
   std::optional<std::string> comment;
   size_t position = 0;
@@ -666,6 +668,8 @@ struct AlterTableStatement : Statement {
     kDropNotNull,       // column (ALTER|CHANGE COLUMN c DROP NOT NULL)
     kAddConstraint,     // constraint
     kDropConstraint,    // constraint_name, if_exists
+    kSetDefault,        // column, default_value (ALTER COLUMN c SET DEFAULT expr)
+    kDropDefault,       // column (ALTER COLUMN c DROP DEFAULT)
   };
   explicit AlterTableStatement(size_t pos) : Statement(StatementKind::kAlterTable, pos) {}
   TableName table;
@@ -679,6 +683,7 @@ struct AlterTableStatement : Statement {
   std::vector<std::string> property_keys;
   CheckConstraint constraint;
   std::string constraint_name;
+  ExprPtr default_value;
 };
 
 struct TransactionStatement : Statement {

@@ -182,6 +182,8 @@ Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
       return expr::Literal(std::move(v));
     }
     case LiteralKind::kInterval: return expr::IntervalLiteral(e.text, e.interval_unit);
+    case LiteralKind::kDefault:
+      return Status::Binder("DEFAULT is only allowed as a value of INSERT … VALUES or of UPDATE/MERGE SET");
   }
   return Status::Internal("unknown literal kind");
 }

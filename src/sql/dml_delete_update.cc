@@ -7,8 +7,11 @@
 #include "scan/partition_values.h"
 #include "sql/dml.h"
 #include "sql/dml_binding.h"
+#include "sql/write_column_rules.h"
 #include "table/data_file_writer.h"
 #include "table/row_changes.h"
+#include "table/row_id_columns.h"
+#include "txn/row_id_remap.h"
 
 namespace shoal::sql {
 namespace {
@@ -81,7 +84,7 @@ Result<std::vector<columnar::BatchPtr>> ScanMatched(const DmlTarget& target, Dml
                                                     std::vector<expr::ExprPtr> exprs,
                                                     std::vector<std::string> names) {
   auto source =
-      std::make_shared<DmlTargetSource>(target.table, target.table->snapshot()->table_root());
+      std::make_shared<DmlTargetSource>(target.table, target.table->snapshot()->table_root(), target.fs);
   const int fid = source->file_id_column();
   LogicalPtr plan = MakeTargetGet(source);
   if (where) plan = MakeFilter(std::move(plan), where);
@@ -149,14 +152,20 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
   const size_t n = schema.columns.size();
   std::vector<const ParsedExpression*> items;
   std::vector<int> assignment_of(n, -1);
+  ASSIGN_OR_RETURN(WriteColumnRules rules,
+                   WriteColumnRules::Make(target.txn->metadata(), schema.schema, env.ctx->statement_timestamp));
+  std::vector<ExprPtr> default_values;
   for (size_t i = 0; i < s.assignments.size(); ++i) {
     ASSIGN_OR_RETURN(int c, AssignedColumn(s.assignments[i], schema.schema, alias));
     if (assignment_of[c] >= 0) {
       return Status::Binder("Multiple assignments to same column \"" + schema.columns[c].name +
                             "\"");
     }
-    assignment_of[c] = static_cast<int>(i);
-    items.push_back(s.assignments[i].value.get());
+    const ParsedExpression* value = s.assignments[i].value.get();
+    ASSIGN_OR_RETURN(bool keep, rules.ResolveAssignedValue(static_cast<size_t>(c), &value, &default_values));
+    if (!keep) continue;
+    assignment_of[c] = static_cast<int>(items.size());
+    items.push_back(value);
   }
   std::vector<expr::ExprPtr> values;
   expr::ExprPtr where;
@@ -180,10 +189,20 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
 
   table::DataFileWriterOptions wo;
   ASSIGN_OR_RETURN(wo.check, binder.BindChecks(s.table, target.txn->metadata()));
-  ASSIGN_OR_RETURN(auto writer,
-                   table::DataFileWriter::Make(target.fs, target.table->snapshot()->table_root(),
-                                               target.txn->metadata(), std::move(wo)));
+  // Row tracking: the new row versions keep their rows' ids (materialized row id column).
+  const std::string& root = target.table->snapshot()->table_root();
+  ASSIGN_OR_RETURN(auto with_ids, txn::MetadataWithRowIdColumns(target.table->snapshot()->protocol(),
+                                                                target.txn->metadata()));
+  std::optional<table::RowIdLookup> row_ids;
+  if (with_ids) row_ids.emplace(target.fs, root, *with_ids, &target.table->snapshot()->files());
+  ASSIGN_OR_RETURN(auto writer, table::DataFileWriter::Make(target.fs, root, with_ids ? *with_ids : target.txn->metadata(),
+                                                            std::move(wo)));
+  std::vector<bool> assigned(n);
+  for (size_t c = 0; c < n; ++c) assigned[c] = assignment_of[c] >= 0;
+  expr::EvalContext ectx(env.ctx->statement_timestamp);
   auto out_schema = std::make_shared<columnar::Schema>(writer->schema());
+  if (row_ids) out_schema->fields.resize(n);  // the rows' schema; RowIdLookup appends the ids
+  auto with_ids_schema = std::make_shared<columnar::Schema>(writer->schema());
   table::FilePositions matched;
   DmlCounts counts;
   for (const auto& b : batches) {
@@ -192,7 +211,14 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
     std::vector<columnar::VectorPtr> cols(b->columns.begin(),
                                           b->columns.begin() + static_cast<long>(n));
     columnar::RecordBatch rows(out_schema, std::move(cols), b->num_rows);
-    RETURN_NOT_OK(writer->Write(rows));
+    RETURN_NOT_OK(rules.ApplyGenerated(&rows, assigned, ectx));
+    if (row_ids) {
+      ASSIGN_OR_RETURN(columnar::RecordBatch tracked,
+                       row_ids->Append(rows, *b->columns[n], *b->columns[n + 1], with_ids_schema));
+      RETURN_NOT_OK(writer->Write(tracked));
+    } else {
+      RETURN_NOT_OK(writer->Write(rows));
+    }
     counts.updated += b->num_rows;
   }
   RETURN_NOT_OK(StageAdds(writer.get(), target));

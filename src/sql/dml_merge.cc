@@ -3,13 +3,18 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "delta/table_path.h"
 #include "expr/evaluate.h"
 #include "sql/dml.h"
 #include "sql/dml_binding.h"
+#include "sql/query_log_recorder.h"
+#include "sql/write_column_rules.h"
 #include "table/data_file_writer.h"
 #include "table/row_changes.h"
+#include "table/row_id_columns.h"
+#include "txn/row_id_remap.h"
 
 namespace shoal::sql {
 namespace {
@@ -26,6 +31,7 @@ struct BoundClause {
   MergeAction action = MergeAction::kDelete;
   expr::ExprPtr condition;         // null: always
   std::vector<expr::ExprPtr> row;  // UPDATE / INSERT: the new row, one expr per table column
+  std::vector<bool> supplied;      // per table column: false for generated columns to compute
 };
 
 // Positions of the source's columns by name.
@@ -81,6 +87,28 @@ Status RecordMergeRead(txn::Transaction* txn, std::vector<expr::ExprPtr> conjunc
   return Status::OK();
 }
 
+// Records the ON's target-only conjuncts (over table columns) in the query log of a table with
+// shoal.localSort.auto. They are evaluated in the join, not pushed into the target scan, which
+// therefore reads the whole table; the scan itself is not logged (its DmlTargetSource has no
+// log file system), so the statement counts once. Never fails the statement.
+void LogMergeTargetFilter(const DmlTarget& target, const std::vector<expr::ExprPtr>& target_only,
+                          const DmlCounts& counts) {
+  if (target_only.empty() || !target.fs || !QueryLogEnabled(*target.table)) return;
+  const scan::TableSchema& schema = *target.table->schema();
+  std::vector<int> columns(schema.columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) columns[i] = static_cast<int>(i);
+  table::QueryLogEntry e;
+  e.shape = ShapeOfFilters(target_only, columns, schema);
+  if (e.shape.terms.empty()) return;
+  e.rows_total = target.table->EstimatedRows().value_or(0);
+  e.rows_out = std::min(e.rows_total, counts.updated + counts.deleted);  // matched rows changed
+  for (const auto& f : target.table->snapshot()->files()) e.bytes_read += f.size;
+  e.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+  (void)table::AppendQueryLogEntry(*target.fs, target.table->snapshot()->table_root(), e);
+}
+
 }  // namespace
 
 Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target, DmlEnvironment& env) {
@@ -98,6 +126,9 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
     std::vector<int> columns;    // target column per value
   };
   std::vector<ItemRefs> refs(s.clauses.size());
+  ASSIGN_OR_RETURN(WriteColumnRules rules,
+                   WriteColumnRules::Make(target.txn->metadata(), schema.schema, env.ctx->statement_timestamp));
+  std::vector<ExprPtr> default_values;
   bool has_not_matched = false, has_by_source = false;
   for (size_t k = 0; k < s.clauses.size(); ++k) {
     const MergeClause& c = s.clauses[k];
@@ -116,9 +147,12 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
           return Status::Binder("Multiple assignments to same column \"" + schema.columns[col].name + "\"");
         }
         seen[static_cast<size_t>(col)] = true;
+        const ParsedExpression* value = a.value.get();
+        ASSIGN_OR_RETURN(bool keep, rules.ResolveAssignedValue(static_cast<size_t>(col), &value, &default_values));
+        if (!keep) continue;
         refs[k].columns.push_back(col);
         refs[k].values.push_back(static_cast<int>(items.size()));
-        items.push_back(a.value.get());
+        items.push_back(value);
       }
     } else if (c.action == MergeAction::kInsert) {
       if (c.match != MergeMatch::kNotMatchedByTarget) return Status::Binder("only WHEN NOT MATCHED clauses can INSERT");
@@ -142,10 +176,17 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
           refs[k].columns.push_back(col);
         }
       }
-      for (const auto& v : c.insert_values) {
+      std::vector<int> columns;
+      for (size_t v = 0; v < c.insert_values.size(); ++v) {
+        int col = refs[k].columns[v];
+        const ParsedExpression* value = c.insert_values[v].get();
+        ASSIGN_OR_RETURN(bool keep, rules.ResolveAssignedValue(static_cast<size_t>(col), &value, &default_values));
+        if (!keep) continue;
+        columns.push_back(col);
         refs[k].values.push_back(static_cast<int>(items.size()));
-        items.push_back(v.get());
+        items.push_back(value);
       }
+      refs[k].columns = std::move(columns);
     } else if ((c.action == MergeAction::kUpdateStar || c.action == MergeAction::kDelete) &&
                c.match == MergeMatch::kNotMatchedByTarget) {
       return Status::Binder("WHEN NOT MATCHED clauses can only INSERT");
@@ -178,14 +219,21 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
     if (c.action == MergeAction::kDelete) continue;
     const bool insert = c.action == MergeAction::kInsert || c.action == MergeAction::kInsertStar;
     b.row.resize(static_cast<size_t>(n));
+    b.supplied.assign(static_cast<size_t>(n), false);
     for (int col = 0; col < n; ++col) {
       const auto& f = schema.schema.fields[static_cast<size_t>(col)];
       if (c.action == MergeAction::kUpdateStar || c.action == MergeAction::kInsertStar) {
-        ASSIGN_OR_RETURN(int j, SourceColumn(*source, f.name, insert ? "INSERT *" : "UPDATE SET *"));
-        const auto& sf = source->columns[static_cast<size_t>(j)];
-        ASSIGN_OR_RETURN(b.row[col], CastTo(expr::ColumnRef(j, sf.type, sf.name, true), f.type));
+        auto j = SourceColumn(*source, f.name, insert ? "INSERT *" : "UPDATE SET *");
+        if (!j.ok() && rules.IsGenerated(static_cast<size_t>(col))) {
+          b.row[col] = expr::Literal(columnar::Value::Null(f.type));  // computed below
+          continue;
+        }
+        RETURN_NOT_OK(j.status());
+        const auto& sf = source->columns[static_cast<size_t>(*j)];
+        ASSIGN_OR_RETURN(b.row[col], CastTo(expr::ColumnRef(*j, sf.type, sf.name, true), f.type));
+        b.supplied[static_cast<size_t>(col)] = true;
       } else if (insert) {
-        b.row[col] = expr::Literal(columnar::Value::Null(f.type));
+        b.row[col] = expr::Literal(rules.OmittedValue(static_cast<size_t>(col)));
       } else {
         b.row[col] = expr::ColumnRef(tbase + col, f.type, f.name, true);
       }
@@ -194,6 +242,7 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
       int col = refs[k].columns[v];
       ASSIGN_OR_RETURN(b.row[col], CastTo(bound[static_cast<size_t>(refs[k].values[v])],
                                           schema.schema.fields[static_cast<size_t>(col)].type));
+      b.supplied[static_cast<size_t>(col)] = true;
     }
   }
 
@@ -271,9 +320,23 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
   // ---- clauses, row by row in order of the clauses
   table::DataFileWriterOptions wo;
   ASSIGN_OR_RETURN(wo.check, binder.BindChecks(s.target, target.txn->metadata()));
+  // Row tracking: updated rows keep their ids (materialized row id column); inserted rows get
+  // fresh ones.
+  ASSIGN_OR_RETURN(auto with_ids, txn::MetadataWithRowIdColumns(target.table->snapshot()->protocol(),
+                                                                target.txn->metadata()));
+  std::optional<table::RowIdLookup> row_ids;
+  if (with_ids) {
+    row_ids.emplace(target.fs, target.table->snapshot()->table_root(), *with_ids, &target.table->snapshot()->files());
+  }
   ASSIGN_OR_RETURN(auto writer, table::DataFileWriter::Make(target.fs, target.table->snapshot()->table_root(),
-                                                            target.txn->metadata(), std::move(wo)));
+                                                            with_ids ? *with_ids : target.txn->metadata(),
+                                                            std::move(wo)));
   auto out_schema = std::make_shared<columnar::Schema>(writer->schema());
+  auto with_ids_schema = out_schema;
+  if (row_ids) {
+    out_schema = std::make_shared<columnar::Schema>(writer->schema());
+    out_schema->fields.resize(out_schema->fields.size() - 2);  // RowIdLookup appends the ids
+  }
   // Several source rows may match one target row only when the sole MATCHED clause is an
   // unconditional DELETE (as in Delta).
   int matched_clauses = 0;
@@ -346,7 +409,13 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
         ASSIGN_OR_RETURN(columnar::VectorPtr v, expr::Evaluate(*e, *picked, ectx));
         out.push_back(std::move(v));
       }
-      RETURN_NOT_OK(writer->Write(columnar::RecordBatch(out_schema, std::move(out), m)));
+      columnar::RecordBatch new_rows(out_schema, std::move(out), m);
+      RETURN_NOT_OK(rules.ApplyGenerated(&new_rows, c.supplied, ectx));
+      if (row_ids) {
+        ASSIGN_OR_RETURN(new_rows, row_ids->Append(new_rows, *picked->columns[static_cast<size_t>(fid)],
+                                                   *picked->columns[static_cast<size_t>(rid)], with_ids_schema));
+      }
+      RETURN_NOT_OK(writer->Write(new_rows));
     }
   }
   ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer->Finish());
@@ -367,6 +436,7 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
   ASSIGN_OR_RETURN(table::RowDeleteStats st,
                    table::StageRowDeletes(target.fs, *target.table, target.txn, modified, target.staged_files));
   (void)st;
+  LogMergeTargetFilter(target, target_only, counts);
   return counts;
 }
 

@@ -1,6 +1,7 @@
 #include "sql/dml_target_source.h"
 
 #include "sql/delta_table_source.h"
+#include "sql/query_log_recorder.h"
 
 namespace shoal::sql {
 namespace {
@@ -32,8 +33,9 @@ class PermutedScan final : public Scan {
 
 }  // namespace
 
-DmlTargetSource::DmlTargetSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name)
-    : table_(std::move(table)), name_(std::move(display_name)) {
+DmlTargetSource::DmlTargetSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name,
+                                 std::shared_ptr<io::FileSystem> log_fs)
+    : table_(std::move(table)), name_(std::move(display_name)), log_fs_(std::move(log_fs)) {
   schema_ = table_->schema()->schema;
   num_table_columns_ = static_cast<int>(schema_.size());
   schema_.fields.push_back({scan::kFileIdColumn, columnar::Int64(), false});
@@ -85,10 +87,14 @@ Result<std::unique_ptr<Scan>> DmlTargetSource::Open(const ScanRequest& request) 
   std::unique_ptr<Scan> scan = MakeFileSetScan(std::move(planned));
   bool identity = true;
   for (size_t i = 0; i < scan_pos.size(); ++i) identity = identity && scan_pos[i] == static_cast<int>(i);
-  if (identity && (!address || scan_pos.size() == static_cast<size_t>(base + 2))) return scan;
-  auto out_schema = std::make_shared<columnar::Schema>();
-  for (int c : request.columns) out_schema->fields.push_back(schema_.fields[c]);
-  return std::unique_ptr<Scan>(std::make_unique<PermutedScan>(std::move(scan), std::move(scan_pos), std::move(out_schema)));
+  if (!identity || (address && scan_pos.size() != static_cast<size_t>(base + 2))) {
+    auto out_schema = std::make_shared<columnar::Schema>();
+    for (int c : request.columns) out_schema->fields.push_back(schema_.fields[c]);
+    scan = std::make_unique<PermutedScan>(std::move(scan), std::move(scan_pos), std::move(out_schema));
+  }
+  // The statement's WHERE / ON conjuncts over the target, in the same log as queries'. The
+  // address columns (>= the table's column count) never name a logged column.
+  return RecordQueryShape(std::move(scan), log_fs_, table_, request);
 }
 
 }  // namespace shoal::sql

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "io/file_system.h"
 #include "scan/delta_scan.h"
 #include "sql/table_function.h"
 
@@ -17,7 +18,10 @@ namespace shoal::sql {
 
 class DmlTargetSource final : public TableSource {
  public:
-  DmlTargetSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name);
+  // With `log_fs`, scans of a table with shoal.localSort.auto record their pushed filters in its
+  // query log, like SELECTs (query_log_recorder.h).
+  DmlTargetSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name,
+                  std::shared_ptr<io::FileSystem> log_fs = nullptr);
 
   // Table columns, then the two BIGINT address columns.
   const columnar::Schema& schema() const override { return schema_; }
@@ -34,6 +38,7 @@ class DmlTargetSource final : public TableSource {
  private:
   std::shared_ptr<const scan::DeltaTable> table_;
   std::string name_;
+  std::shared_ptr<io::FileSystem> log_fs_;
   columnar::Schema schema_;
   int num_table_columns_ = 0;
 };

@@ -122,6 +122,9 @@ Result<ColumnDefinition> Parser::ParseColumnDefinition() {
     } else if (t.IsKeyword("COMMENT") && !col.comment) {
       Advance();
       ASSIGN_OR_RETURN(col.comment, StringLiteral());
+    } else if (t.IsKeyword("DEFAULT") && !col.default_value) {
+      Advance();
+      ASSIGN_OR_RETURN(col.default_value, ParseExpr());
     } else {
       break;
     }
@@ -178,8 +181,8 @@ Result<StatementPtr> Parser::ParseAlter() {
     bool parenthesized = AcceptOperator("(");
     do {
       ASSIGN_OR_RETURN(ColumnDefinition col, ParseColumnDefinition());
-      if (col.identity || col.generated) {
-        return ErrorAtOffset(col.position, "ADD COLUMNS cannot add generated or identity columns");
+      if (col.identity || col.generated || col.default_value) {
+        return ErrorAtOffset(col.position, "ADD COLUMNS cannot add generated, identity or default columns");
       }
       s->add_columns.push_back(std::move(col));
     } while (AcceptOperator(","));
@@ -243,12 +246,16 @@ Result<StatementPtr> Parser::ParseAlter() {
   } else if (t.IsKeyword("ALTER") || t.IsKeyword("CHANGE")) {
     AcceptKeyword("COLUMN");
     ASSIGN_OR_RETURN(s->column, Identifier());
-    if (AcceptKeyword("SET")) {
-      s->action = A::kSetNotNull;
-    } else {
-      RETURN_NOT_OK(ExpectKeyword("DROP"));
-      s->action = A::kDropNotNull;
+    bool set = AcceptKeyword("SET");
+    if (!set) RETURN_NOT_OK(ExpectKeyword("DROP"));
+    if (AcceptKeyword("DEFAULT")) {
+      s->action = set ? A::kSetDefault : A::kDropDefault;
+      if (set) {
+        ASSIGN_OR_RETURN(s->default_value, ParseExpr());
+      }
+      return StatementPtr(std::move(s));
     }
+    s->action = set ? A::kSetNotNull : A::kDropNotNull;
     RETURN_NOT_OK(ExpectKeyword("NOT"));
     RETURN_NOT_OK(ExpectKeyword("NULL"));
   } else {

@@ -330,6 +330,12 @@ Result<ExprPtr> Parser::ParseWordPrimary() {
     c->text = t.IsKeyword("TRUE") ? "true" : "false";
     return ExprPtr(std::move(c));
   }
+  if (t.IsKeyword("DEFAULT") && !next.IsOperator("(") && !next.IsOperator(".")) {
+    Advance();
+    auto c = Make<ConstantExpression>(t.offset);
+    c->literal_kind = LiteralKind::kDefault;
+    return ExprPtr(std::move(c));
+  }
   if (t.IsKeyword("CASE")) return ParseCase();
   if ((t.IsKeyword("CAST") || t.IsKeyword("TRY_CAST")) && next.IsOperator("(")) {
     return ParseCast(t.IsKeyword("TRY_CAST"));

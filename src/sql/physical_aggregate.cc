@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sql/small_key_grouper.h"
+
 namespace shoal::sql {
 
 using columnar::Vector;
@@ -17,7 +19,10 @@ struct AggLocal : LocalSinkState {
   explicit AggLocal(int64_t ts) : eval(ts) {}
   expr::EvalContext eval;
   std::unique_ptr<PhysicalHashAggregate::Table> table;
+  std::unique_ptr<SmallKeyGrouper> small_keys;  // null when the key types have no fast path
   std::vector<uint32_t> ids;
+  std::vector<columnar::VectorPtr> keys, args;
+  std::vector<const Vector*> key_ptrs, arg_ptrs;
 };
 }  // namespace
 
@@ -59,6 +64,11 @@ std::unique_ptr<PhysicalHashAggregate::Table> PhysicalHashAggregate::NewTable() 
 Result<std::unique_ptr<LocalSinkState>> PhysicalHashAggregate::MakeLocalSink(ExecContext& ctx, int) {
   auto l = std::make_unique<AggLocal>(ctx.statement_timestamp);
   l->table = NewTable();
+  if (!groups_.empty()) {
+    std::vector<columnar::TypePtr> types;
+    for (const auto& g : groups_) types.push_back(g->type);
+    if (SmallKeyGrouper::Supports(types)) l->small_keys = std::make_unique<SmallKeyGrouper>(types.size());
+  }
   return std::unique_ptr<LocalSinkState>(std::move(l));
 }
 
@@ -66,39 +76,41 @@ Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk ch
   auto* l = static_cast<AggLocal*>(local);
   const auto& batch = *chunk.batch;
   const int64_t n = batch.num_rows;
-  l->ids.resize(n);
-  if (l->table->hash) {
-    std::vector<columnar::VectorPtr> keys;
-    std::vector<const Vector*> key_ptrs;
-    for (const auto& g : groups_) {
-      if (g->kind == expr::ExprKind::kColumnRef) {
-        keys.push_back(batch.columns[g->column]);
+  if (n == 0) return Status::OK();
+  // Column references are used in place; other expressions are evaluated once per batch.
+  auto eval_all = [&](const std::vector<expr::ExprPtr>& exprs, std::vector<columnar::VectorPtr>* owned,
+                      std::vector<const Vector*>* ptrs) -> Status {
+    owned->clear();
+    ptrs->clear();
+    for (const auto& e : exprs) {
+      if (e->kind == expr::ExprKind::kColumnRef) {
+        ptrs->push_back(batch.columns[e->column].get());
       } else {
-        ASSIGN_OR_RETURN(auto v, expr::Evaluate(*g, batch, l->eval));
-        keys.push_back(std::move(v));
+        ASSIGN_OR_RETURN(auto v, expr::Evaluate(*e, batch, l->eval));
+        owned->push_back(std::move(v));
+        ptrs->push_back(owned->back().get());
       }
-      key_ptrs.push_back(keys.back().get());
     }
-    l->table->hash->FindOrInsert(key_ptrs, n, l->ids.data());
-  } else {
-    std::fill(l->ids.begin(), l->ids.end(), 0);
+    return Status::OK();
+  };
+  const bool grouped = l->table->hash != nullptr;
+  if (grouped) {
+    RETURN_NOT_OK(eval_all(groups_, &l->keys, &l->key_ptrs));
+    l->ids.resize(n);
+    if (!l->small_keys || !l->small_keys->Map(l->key_ptrs, n, l->table->hash.get(), l->ids.data())) {
+      l->table->hash->FindOrInsert(l->key_ptrs, n, l->ids.data());
+    }
   }
   const int64_t ngroups = l->table->groups();
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     auto& state = *l->table->states[a];
     if (state.num_groups() < ngroups) state.Resize(ngroups);
-    std::vector<columnar::VectorPtr> args;
-    std::vector<const Vector*> arg_ptrs;
-    for (const auto& e : aggregates_[a].args) {
-      if (e->kind == expr::ExprKind::kColumnRef) {
-        args.push_back(batch.columns[e->column]);
-      } else {
-        ASSIGN_OR_RETURN(auto v, expr::Evaluate(*e, batch, l->eval));
-        args.push_back(std::move(v));
-      }
-      arg_ptrs.push_back(args.back().get());
+    RETURN_NOT_OK(eval_all(aggregates_[a].args, &l->args, &l->arg_ptrs));
+    if (grouped) {
+      RETURN_NOT_OK(state.Update(l->ids.data(), l->arg_ptrs, n));
+    } else {
+      RETURN_NOT_OK(state.UpdateOneGroup(0, l->arg_ptrs, n));
     }
-    RETURN_NOT_OK(state.Update(l->ids.data(), arg_ptrs, n));
   }
   return Status::OK();
 }

@@ -7,7 +7,9 @@
 #include "delta/schema_json.h"
 #include "scan/delta_schema.h"
 #include "sql/binder.h"
+#include "sql/column_defaults.h"
 #include "sql/database_impl.h"
+#include "sql/generated_columns.h"
 #include "sql/query_result_impl.h"
 #include "sql/session.h"
 #include "table/table_creator.h"
@@ -74,12 +76,27 @@ Status DeclaredSchema(const CreateTableStatement& c, columnar::Schema* schema, t
       spec.identity = id;
     }
     if (col.generated) spec.generation_expression = col.generated->ToString();
-    if (spec.comment || spec.identity || spec.generation_expression) options->columns[col.name] = spec;
+    if (col.default_value) {
+      if (col.generated || col.identity) {
+        return Status::InvalidArgument("column " + col.name + " cannot have both a DEFAULT and a generation expression");
+      }
+      spec.default_expression = col.default_value->ToString();
+    }
+    if (spec.comment || spec.identity || spec.generation_expression || spec.default_expression) {
+      options->columns[col.name] = spec;
+    }
   }
   for (const CheckConstraint& k : c.constraints) {
     options->check_constraints[k.name] = k.expr->ToString();
   }
-  return Status::OK();
+  std::map<std::string, std::string> generation;
+  for (const auto& [name, spec] : options->columns) {
+    if (spec.generation_expression) generation[name] = *spec.generation_expression;
+    if (spec.default_expression) {
+      RETURN_NOT_OK(ValidateDefaultExpression(*spec.default_expression, schema->fields[schema->Find(name)]));
+    }
+  }
+  return ValidateGenerationExpressions(*schema, generation);
 }
 
 }  // namespace

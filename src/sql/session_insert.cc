@@ -10,7 +10,9 @@
 #include "expr/evaluate.h"
 #include "scan/delta_schema.h"
 #include "sql/database_impl.h"
+#include "sql/column_defaults.h"
 #include "sql/executor.h"
+#include "sql/generated_columns.h"
 #include "sql/query_result_impl.h"
 #include "sql/session.h"
 #include "sql/table_expression.h"
@@ -168,7 +170,7 @@ QueryResult InsertedRowsResult(int64_t rows) {
 }
 
 Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata& metadata, const QueryNode& query,
-                                        const std::vector<std::string>& columns,
+                                        const std::vector<std::string>& named_columns,
                                         const ParsedExpression* replace_where, bool overwrite) {
   if (write->already_committed) return int64_t{0};
   ASSIGN_OR_RETURN(scan::TableSchema table, scan::BuildTableSchema(metadata));
@@ -187,8 +189,22 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
 
   ExecContext ctx;
   InitContext(&ctx);
+  // Generated columns and defaults; an INSERT without a column list may omit the generated ones.
+  ASSIGN_OR_RETURN(std::shared_ptr<const GeneratedColumns> generated_columns,
+                   GeneratedColumns::Bind(metadata, table.schema));
+  ASSIGN_OR_RETURN(ColumnDefaults defaults, ColumnDefaults::Evaluate(metadata, table.schema, ctx.statement_timestamp));
+  auto omittable = [&](size_t c) { return always(c) || (generated_columns && generated_columns->IsGenerated(c)); };
+  const QueryNode* q = &query;
+  QueryPtr rewritten;
+  std::vector<std::string> columns = named_columns;
+  if (HasDefaultKeyword(query) && !query.HasModifiers()) {
+    ASSIGN_OR_RETURN(columns, ResolveDefaultKeywords(query.As<ValuesNode>(), table.schema, named_columns, defaults,
+                                                     omittable, [&](size_t c) { return omittable(c) || identity[c]; },
+                                                     &rewritten));
+    q = rewritten.get();
+  }
   columnar::SchemaPtr qschema;
-  ASSIGN_OR_RETURN(PhysicalPtr plan, PlanQuery(query, ctx, &qschema));
+  ASSIGN_OR_RETURN(PhysicalPtr plan, PlanQuery(*q, ctx, &qschema));
 
   // Which query column feeds which table column.
   std::vector<int> source(ncols, -1);
@@ -205,8 +221,10 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
     }
   } else {
     for (size_t c = 0; c < ncols; ++c) {
-      if (!always(c) || qschema->size() == ncols) targets.push_back(c);
+      if (!omittable(c) || qschema->size() == ncols) targets.push_back(c);
     }
+    // Trailing columns with a DEFAULT may be left out too (Spark fills them with the default).
+    while (targets.size() > qschema->size() && defaults.Has(targets.back())) targets.pop_back();
   }
   std::vector<std::string> table_names, data_names;
   for (size_t t : targets) table_names.push_back(table.schema.fields[t].name);
@@ -249,6 +267,11 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
     spec.identity[c] = seq;
   }
   ASSIGN_OR_RETURN(spec.writer_options.check, CheckConstraints(metadata, table.schema));
+  spec.generated = generated_columns;
+  spec.defaults.resize(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    if (defaults.Has(c)) spec.defaults[c] = defaults.ValueOf(c);
+  }
   if (replace_where) {
     spec.replace_where_sql = replace_where->ToString();
     ASSIGN_OR_RETURN(spec.replace_where, BindTableExpression(spec.replace_where_sql, table.schema));

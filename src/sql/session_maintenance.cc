@@ -4,13 +4,16 @@
 #include <cmath>
 
 #include "sql/binder.h"
+#include "scan/delta_schema.h"
 #include "sql/catalog.h"
+#include "sql/column_defaults.h"
 #include "sql/database_impl.h"
 #include "sql/maintenance_result.h"
 #include "sql/maintenance_statement.h"
 #include "sql/parser.h"
 #include "sql/session.h"
 #include "table/alter_schema.h"
+#include "table/column_default_alter.h"
 #include "table/restore.h"
 #include "table/vacuum.h"
 
@@ -32,6 +35,8 @@ std::string AlterOperation(Action a) {
     case Action::kDropNotNull: return "CHANGE COLUMN";
     case Action::kAddConstraint: return "ADD CONSTRAINT";
     case Action::kDropConstraint: return "DROP CONSTRAINT";
+    case Action::kSetDefault:
+    case Action::kDropDefault: return "CHANGE COLUMN";
   }
   return "ALTER TABLE";
 }
@@ -80,6 +85,15 @@ Result<table::AlterResult> ComputeAlter(const AlterTableStatement& a, const delt
       return table::AddCheckConstraint(meta, protocol, a.constraint.name, a.constraint.expr->ToString());
     case Action::kDropConstraint:
       return table::DropCheckConstraint(meta, protocol, a.constraint_name, a.if_exists, table_name);
+    case Action::kSetDefault: {
+      ASSIGN_OR_RETURN(scan::TableSchema t, scan::BuildTableSchema(meta));
+      int c = t.Find(a.column);
+      if (c < 0) return Status::Binder("Column " + a.column + " does not exist");
+      std::string sql = a.default_value->ToString();
+      RETURN_NOT_OK(ValidateDefaultExpression(sql, t.schema.fields[static_cast<size_t>(c)]));
+      return table::SetColumnDefault(meta, protocol, a.column, sql);
+    }
+    case Action::kDropDefault: return table::SetColumnDefault(meta, protocol, a.column, std::nullopt);
   }
   return Status::Internal("unknown ALTER TABLE action");
 }

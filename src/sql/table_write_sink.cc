@@ -51,11 +51,18 @@ Result<columnar::BatchPtr> TableWriteSink::ToTableRows(const columnar::RecordBat
         v->Append<int64_t>(value);
       }
       cols[c] = std::move(v);
+    } else if (c < spec_.defaults.size() && spec_.defaults[c]) {
+      cols[c] = spec_.defaults[c]->Broadcast(n);
     } else {
       cols[c] = columnar::Vector::MakeNull(f.type, n);
     }
   }
   auto batch = std::make_shared<columnar::RecordBatch>(spec_.table_schema, std::move(cols), n);
+  if (spec_.generated) {
+    std::vector<bool> supplied(schema.size());
+    for (size_t c = 0; c < schema.size(); ++c) supplied[c] = spec_.source_index[c] >= 0;
+    RETURN_NOT_OK(spec_.generated->Apply(batch.get(), supplied, ctx));
+  }
   if (spec_.replace_where) {
     std::vector<uint32_t> sel;
     ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilter(*spec_.replace_where, *batch, ctx, &sel));

@@ -1,6 +1,6 @@
 // TableWriteSink: the root of an INSERT / CTAS plan. It turns each query batch into table rows
-// (columns reordered, cast to the column types, missing columns NULL or generated identity
-// values), checks REPLACE WHERE, and streams the rows into Parquet data files through one
+// (columns reordered, cast to the column types, missing columns their default, NULL, generated
+// identity values or computed generated columns), checks REPLACE WHERE, and streams the rows into Parquet data files through one
 // table::DataFileWriter per worker (created on the worker's first batch), so memory stays
 // bounded by the open files' buffers. NOT NULL and CHECK constraints are enforced by the writer.
 //
@@ -15,9 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "columnar/value.h"
 #include "delta/actions.h"
 #include "expr/expr.h"
 #include "io/file_system.h"
+#include "sql/generated_columns.h"
 #include "sql/physical_operator.h"
 #include "table/data_file_writer.h"
 
@@ -40,6 +42,11 @@ struct TableWriteSpec {
   std::vector<int> source_index;
   // Per table column: the identity sequence when the column gets generated values.
   std::vector<std::optional<IdentitySequence>> identity;
+  // Per table column not fed by the query: its default value (else NULL); may be empty.
+  std::vector<std::optional<columnar::Value>> defaults;
+  // Computes the generated columns the query does not feed and checks those it does; null
+  // when the table has none.
+  std::shared_ptr<const GeneratedColumns> generated;
   // Rows must satisfy this predicate (INSERT … REPLACE WHERE), over table columns; or null.
   expr::ExprPtr replace_where;
   std::string replace_where_sql;

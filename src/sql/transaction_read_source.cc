@@ -1,5 +1,7 @@
 #include "sql/transaction_read_source.h"
 
+#include <set>
+
 namespace shoal::sql {
 
 TransactionReadSource::TransactionReadSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name,
@@ -20,7 +22,31 @@ Result<std::unique_ptr<Scan>> TransactionReadSource::Open(const ScanRequest& req
       txn_->ReadPredicate(*bound, (*bound)->ToString());
     }
   }
-  return inner_.Open(request);
+  scan::DeltaScanOptions o;
+  o.columns = request.columns;
+  o.filters = request.filters;
+  o.batch_rows = request.batch_size > 0 ? request.batch_size : 2048;
+  o.limit_hint = request.limit_hint;
+  o.prewhere = ToScanPrewhere(request.prewhere);
+  ASSIGN_OR_RETURN(auto scan, inner_.table()->Plan(o));
+  RecordReadFiles(*inner_.table()->snapshot(), *scan, txn_);
+  return MakeFileSetScan(std::move(scan));
+}
+
+void RecordReadFiles(const delta::Snapshot& view, const scan::FileSetScan& scan, txn::Transaction* txn) {
+  const std::vector<delta::AddFile>& files = view.files();
+  const txn::WriteSet& w = txn->write_set();
+  std::set<std::string> own_adds;
+  for (const delta::AddFile& a : w.adds) own_adds.insert(a.path);
+  for (const scan::FileTask& task : scan.files()) {
+    if (task.id < 0 || task.id >= static_cast<int64_t>(files.size())) continue;
+    const delta::AddFile& f = files[task.id];
+    if (auto del = w.row_deletes.find(f.path); del != w.row_deletes.end()) {
+      txn->ReadFile(del->second.base);  // the view shows the staged DV; the read set wants the file as read
+    } else if (!own_adds.count(f.path)) {
+      txn->ReadFile(f);
+    }
+  }
 }
 
 }  // namespace shoal::sql

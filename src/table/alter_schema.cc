@@ -7,6 +7,7 @@
 #include "delta/table_features.h"
 #include "table/table_creator.h"
 #include "table/table_properties.h"
+#include "table/uuid.h"
 
 namespace shoal::table {
 
@@ -295,6 +296,18 @@ Result<AlterResult> SetProperties(const delta::Metadata& metadata, const delta::
     std::string existing = FindConfigKey(out.configuration, k);
     if (!existing.empty()) out.configuration.erase(existing);
     out.configuration[k] = v;
+  }
+  // Enabling row tracking names the materialized row id columns (as CREATE TABLE does); the
+  // commit backfills row ids of the existing files (txn/row_tracking.h).
+  if (FindConfigKey(out.configuration, "delta.enableRowTracking").size() &&
+      out.configuration[FindConfigKey(out.configuration, "delta.enableRowTracking")] == "true") {
+    for (const char* key : {"delta.rowTracking.materializedRowIdColumnName",
+                            "delta.rowTracking.materializedRowCommitVersionColumnName"}) {
+      if (FindConfigKey(out.configuration, key).empty()) {
+        bool id = std::string(key).find("RowId") != std::string::npos;
+        out.configuration[key] = (id ? "_row-id-col-" : "_row-commit-version-col-") + RandomUuid();
+      }
+    }
   }
   ASSIGN_OR_RETURN(ColumnMapping new_mode, MappingOf(out));
   if (new_mode != old_mode) {

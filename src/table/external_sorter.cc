@@ -123,6 +123,104 @@ BatchPtr GatherRows(const RecordBatch& b, const uint32_t* perm, int64_t n) {
   return out;
 }
 
+// One column of every buffered segment, as raw pointers already offset to the segment's
+// first row: the coded gather reads row `code & 0xFFFF` of segment `code >> 16`.
+struct SegmentColumn {
+  std::vector<const uint8_t*> values;    // fixed width: first value; strings: unused
+  std::vector<const int64_t*> offsets;   // strings: the segment's first offset
+  std::vector<const uint8_t*> bytes;     // strings: the vector's characters
+  std::vector<int64_t> bytes_size;
+  std::vector<const uint8_t*> validity;  // nullptr: every row valid
+  bool any_nulls = false;
+};
+
+// Reuses `*slot` when nothing else holds it (the previous batch was consumed), else a new vector.
+Vector* OutputVector(VectorPtr* slot, const columnar::TypePtr& type) {
+  if (!*slot || slot->use_count() != 1) *slot = std::make_shared<Vector>(type);
+  (*slot)->validity().clear();
+  return slot->get();
+}
+
+// Rows ahead whose values the gather prefetches (the reads are random: rows in sorted order).
+constexpr int64_t kPrefetch = 16;
+
+// Rows `codes[0..n)` of one flat column across segments, one typed loop per column, prefetching
+// kPrefetch rows ahead; strings are copied in fixed 16-byte words (inlined) where the source has
+// the room.
+void GatherCoded(const SegmentColumn& sc, const columnar::DataType& type, const uint32_t* codes, int64_t n,
+                 Vector* out) {
+  if (sc.any_nulls) {
+    std::vector<uint8_t>& val = out->validity();
+    val.resize(static_cast<size_t>(n));
+    const uint8_t* const* vs = sc.validity.data();
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t* v = vs[codes[i] >> 16];
+      val[i] = v ? v[codes[i] & 0xFFFF] : 1;
+    }
+  }
+  if (type.IsStringLike()) {
+    const int64_t* const* so = sc.offsets.data();
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kPrefetch < n) __builtin_prefetch(so[codes[i + kPrefetch] >> 16] + (codes[i + kPrefetch] & 0xFFFF));
+      const int64_t* o = so[codes[i] >> 16] + (codes[i] & 0xFFFF);
+      total += o[1] - o[0];
+    }
+    out->values().Resize(sizeof(int64_t) * static_cast<size_t>(n + 1));
+    out->bytes().Resize(static_cast<size_t>(total) + 16);
+    int64_t* dof = out->offsets();
+    uint8_t* db = out->bytes().data();
+    int64_t pos = 0;
+    dof[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kPrefetch < n) {
+        const uint32_t pc = codes[i + kPrefetch];
+        const int64_t* po = so[pc >> 16] + (pc & 0xFFFF);
+        __builtin_prefetch(sc.bytes[pc >> 16] + po[0]);
+      }
+      const uint32_t s = codes[i] >> 16;
+      const int64_t* o = so[s] + (codes[i] & 0xFFFF);
+      const int64_t from = o[0];
+      const int64_t len = o[1] - from;
+      const uint8_t* sb = sc.bytes[s];
+      if (from + ((len + 15) & ~int64_t{15}) <= sc.bytes_size[s]) {
+        // Whole 16-byte words (inlined copies); the slack past `total` absorbs the overrun.
+        for (int64_t k = 0; k < len; k += 16) std::memcpy(db + pos + k, sb + from + k, 16);
+      } else if (len > 0) {
+        std::memcpy(db + pos, sb + from, static_cast<size_t>(len));
+      }
+      pos += len;
+      dof[i + 1] = pos;
+    }
+    out->bytes().Resize(static_cast<size_t>(total));
+  } else {
+    const int w = type.SlotWidth();
+    out->values().Resize(static_cast<size_t>(n) * static_cast<size_t>(w));
+    auto copy = [&](auto tag) {
+      using T = decltype(tag);
+      const uint8_t* const* base = sc.values.data();
+      T* dst = out->data<T>();
+      int64_t i = 0;
+      for (; i + kPrefetch < n; ++i) {
+        const uint32_t pc = codes[i + kPrefetch];
+        __builtin_prefetch(reinterpret_cast<const T*>(base[pc >> 16]) + (pc & 0xFFFF));
+        dst[i] = reinterpret_cast<const T*>(base[codes[i] >> 16])[codes[i] & 0xFFFF];
+      }
+      for (; i < n; ++i) dst[i] = reinterpret_cast<const T*>(base[codes[i] >> 16])[codes[i] & 0xFFFF];
+    };
+    switch (w) {
+      case 1: copy(uint8_t{}); break;
+      case 2: copy(uint16_t{}); break;
+      case 4: copy(uint32_t{}); break;
+      case 8: copy(uint64_t{}); break;
+      default: copy(columnar::int128_t{}); break;
+    }
+  }
+  out->SetLength(n);
+}
+
+bool IsFlat(const columnar::DataType& t) { return !t.IsNested() && t.id() != columnar::TypeId::kNull; }
+
 }  // namespace
 
 // A sorted stream of rows with their keys, consumed chunk by chunk by the merge.
@@ -133,25 +231,52 @@ class ExternalSorter::Source {
   virtual Result<BatchPtr> Next(int64_t max_rows) = 0;
 };
 
+// A sorted buffer: the kept batches and the sorted order, either as segment codes (flat
+// schemas) or as row indices into the one batch (schemas with nested columns).
 struct ExternalSorter::SortedBuffer {
-  BatchPtr rows;
+  columnar::SchemaPtr schema;
+  std::vector<BatchPtr> batches;        // keeps the rows alive
+  BatchPtr single;                      // set: perm holds row indices into it
+  std::vector<SegmentColumn> columns;   // coded: per column, the segments' pointers
   std::vector<uint32_t> perm;
+  int64_t held = 0;                     // bytes of the batches and the permutation
+
+  // Sorted rows [pos, pos+n) as a batch; with `reuse`, into the vectors it holds when free.
+  BatchPtr Gather(int64_t pos, int64_t n, std::vector<VectorPtr>* reuse) const {
+    if (single) return GatherRows(*single, perm.data() + pos, n);
+    auto out = std::make_shared<RecordBatch>();
+    out->schema = schema;
+    out->num_rows = n;
+    if (reuse) reuse->resize(columns.size());
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const columnar::TypePtr& t = schema->fields[c].type;
+      VectorPtr fresh;
+      VectorPtr* slot = reuse ? &(*reuse)[c] : &fresh;
+      Vector* v = OutputVector(slot, t);
+      GatherCoded(columns[c], *t, perm.data() + pos, n, v);
+      out->columns.push_back(*slot);
+    }
+    return out;
+  }
 };
 
-// The last buffer, sorted in memory: gathers chunks by the permutation.
+// The last buffer, sorted in memory: gathers chunks by the permutation. With `reuse`, every
+// chunk is gathered into the same vectors when the previous chunk was released (the sink did
+// not keep it).
 class ExternalSorter::MemorySource : public ExternalSorter::Source {
  public:
-  explicit MemorySource(SortedBuffer b) : b_(std::move(b)) {}
+  MemorySource(SortedBuffer b, std::vector<VectorPtr>* reuse) : b_(std::move(b)), reuse_(reuse) {}
   Result<BatchPtr> Next(int64_t max_rows) override {
     int64_t n = std::min<int64_t>(max_rows, static_cast<int64_t>(b_.perm.size()) - pos_);
     if (n <= 0) return BatchPtr();
-    auto out = GatherRows(*b_.rows, b_.perm.data() + pos_, n);
+    auto out = b_.Gather(pos_, n, reuse_);
     pos_ += n;
     return out;
   }
 
  private:
   SortedBuffer b_;
+  std::vector<VectorPtr>* reuse_;
   int64_t pos_ = 0;
 };
 
@@ -221,9 +346,23 @@ Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(std::shared_ptr<io:
   s->fs_ = std::move(fs);
   s->schema_ = std::move(schema);
   s->options_ = std::move(options);
-  ASSIGN_OR_RETURN(SortKeyEncoder lex, SortKeyEncoder::Make(*s->schema_, s->options_.columns));
+  // Validates the columns against the full schema (index range, sortable types).
+  RETURN_NOT_OK(SortKeyEncoder::Make(*s->schema_, s->options_.columns).status());
+  // The encoders see only the sort columns: keys never touch (or concatenate) other columns.
+  auto key_schema = std::make_shared<columnar::Schema>();
+  std::vector<SortColumn> key_cols;
+  for (const SortColumn& c : s->options_.columns) {
+    s->key_columns_.push_back(c.column);
+    key_cols.push_back(SortColumn{static_cast<int>(key_cols.size()), c.descending, c.nulls_first});
+    key_schema->fields.push_back(s->schema_->fields[static_cast<size_t>(c.column)]);
+  }
+  s->key_schema_ = std::move(key_schema);
+  ASSIGN_OR_RETURN(SortKeyEncoder lex, SortKeyEncoder::Make(*s->key_schema_, std::move(key_cols)));
   s->lex_.emplace(std::move(lex));
-  for (const auto& f : s->schema_->fields) s->buffer_.push_back(Vector::Make(f.type));
+  for (const auto& f : s->schema_->fields) {
+    s->pending_.push_back(Vector::Make(f.type));
+    s->flat_ = s->flat_ && IsFlat(*f.type);
+  }
   s->run_prefix_ = "sort-" + RandomUuid() + "-";
   return s;
 }
@@ -243,6 +382,30 @@ int64_t ExternalSorter::buffered_bytes() const { return buffered_raw_ + buffered
 
 void ExternalSorter::Track(int64_t bytes) { peak_ = std::max(peak_, bytes); }
 
+void ExternalSorter::Keep(BatchPtr batch) {
+  const int64_t n = batch->num_rows;
+  kept_raw_ += HeldBytes(*batch);
+  if (flat_) {
+    // Even segments of at most kSegmentRows rows.
+    const int64_t parts = (n + kSegmentRows - 1) / kSegmentRows;
+    const int64_t per = (n + parts - 1) / parts;
+    for (int64_t b = 0; b < n; b += per) segments_.push_back(Segment{batch, b, std::min(per, n - b)});
+  } else {
+    segments_.push_back(Segment{batch, 0, n});
+  }
+  kept_.push_back(std::move(batch));
+}
+
+void ExternalSorter::FlushPending() {
+  if (pending_rows_ == 0) return;
+  auto b = std::make_shared<RecordBatch>(schema_, std::move(pending_), pending_rows_);
+  pending_.clear();
+  for (const auto& f : schema_->fields) pending_.push_back(Vector::Make(f.type));
+  pending_rows_ = 0;
+  pending_raw_ = 0;
+  Keep(std::move(b));
+}
+
 Status ExternalSorter::Add(const RecordBatch& batch) {
   if (batch.num_columns() != schema_->size()) {
     return Status::InvalidArgument("local sort: batch has " + std::to_string(batch.num_columns()) +
@@ -251,11 +414,17 @@ Status ExternalSorter::Add(const RecordBatch& batch) {
   if (batch.num_rows == 0) return Status::OK();
   // Average bytes per row of this batch, so a large batch is taken in slices that fit.
   const int64_t raw = UsedBytes(batch);
-  const int64_t per_row = std::max<int64_t>(1, raw / batch.num_rows) + RowCost();
+  const int64_t held = HeldBytes(batch);
+  const int64_t per_row = std::max<int64_t>(1, held / batch.num_rows) + RowCost();
+  // Kept whole when large enough to be worth a segment and not mostly unused capacity.
+  const bool keepable = flat_ && batch.num_rows >= 4096 && held <= 2 * raw + 4096;
   int64_t pos = 0;
   while (pos < batch.num_rows) {
     int64_t room = (options_.memory_limit - buffered_bytes()) / per_row;
-    if (room <= 0) {
+    // Codes address at most 2^16 segments; a batch takes up to two more than its row count needs.
+    const bool segments_full = flat_ && segments_.size() + 3 + static_cast<size_t>(batch.num_rows / kSegmentRows) >=
+                                            static_cast<size_t>(kSegmentRows);
+    if (room <= 0 || segments_full) {
       if (buffered_rows_ > 0) {
         RETURN_NOT_OK(Spill());
         continue;
@@ -264,11 +433,19 @@ Status ExternalSorter::Add(const RecordBatch& batch) {
     }
     int64_t take = std::min(room, batch.num_rows - pos);
     if (buffered_rows_ + take > int64_t{UINT32_MAX}) take = int64_t{UINT32_MAX} - buffered_rows_;
-    buffered_raw_ = 0;
-    for (size_t c = 0; c < buffer_.size(); ++c) {
-      buffer_[c]->AppendFrom(*batch.column(c), pos, take);
-      buffered_raw_ += HeldBytes(*buffer_[c]);
+    if (keepable && pos == 0 && take == batch.num_rows) {
+      FlushPending();  // arrival order: the copied rows come first
+      Keep(std::make_shared<RecordBatch>(batch));
+    } else {
+      pending_raw_ = 0;
+      for (size_t c = 0; c < pending_.size(); ++c) {
+        pending_[c]->AppendFrom(*batch.column(c), pos, take);
+        pending_raw_ += HeldBytes(*pending_[c]);
+      }
+      pending_rows_ += take;
+      if (flat_ && pending_rows_ >= kSegmentRows) FlushPending();
     }
+    buffered_raw_ = kept_raw_ + pending_raw_;
     buffered_rows_ += take;
     pos += take;
     Track(buffered_bytes());
@@ -276,29 +453,106 @@ Status ExternalSorter::Add(const RecordBatch& batch) {
   return Status::OK();
 }
 
-Status ExternalSorter::EnsureKeyEncoder(const RecordBatch& sample) {
+Status ExternalSorter::EnsureKeyEncoder(const RecordBatch& key_sample) {
   if (options_.mode != LocalSortMode::kZOrder || zorder_) return Status::OK();
-  ASSIGN_OR_RETURN(ZOrderKeyEncoder z, ZOrderKeyEncoder::Make(*schema_, options_.columns, sample));
+  std::vector<SortColumn> cols;
+  for (size_t k = 0; k < key_columns_.size(); ++k) cols.push_back(SortColumn{static_cast<int>(k), false, true});
+  ASSIGN_OR_RETURN(ZOrderKeyEncoder z, ZOrderKeyEncoder::Make(*key_schema_, cols, key_sample));
   zorder_.emplace(std::move(z));
   return Status::OK();
 }
 
+RecordBatch ExternalSorter::KeyColumns(const RecordBatch& batch) const {
+  std::vector<VectorPtr> cols;
+  for (int c : key_columns_) cols.push_back(batch.column(static_cast<size_t>(c)));
+  return RecordBatch(key_schema_, std::move(cols), batch.num_rows);
+}
+
 KeyRows ExternalSorter::Encode(const RecordBatch& batch) const {
-  return zorder_ ? zorder_->Encode(batch) : lex_->Encode(batch);
+  RecordBatch keys = KeyColumns(batch);
+  return zorder_ ? zorder_->Encode(keys) : lex_->Encode(keys);
 }
 
 Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
+  FlushPending();
   SortedBuffer out;
-  out.rows = std::make_shared<RecordBatch>(schema_, std::move(buffer_), buffered_rows_);
-  buffer_.clear();
-  for (const auto& f : schema_->fields) buffer_.push_back(Vector::Make(f.type));
+  out.schema = schema_;
+  out.batches = std::move(kept_);
+  std::vector<Segment> segments = std::move(segments_);
+  kept_.clear();
+  segments_.clear();
   const int64_t raw = buffered_raw_;
+  const int64_t rows = buffered_rows_;
   buffered_rows_ = 0;
   buffered_raw_ = 0;
-  RETURN_NOT_OK(EnsureKeyEncoder(*out.rows));
-  KeyRows keys = Encode(*out.rows);
-  Track(raw + keys.memory_bytes() + kSortBytesPerRow * out.rows->num_rows);
+  kept_raw_ = 0;
+  // The sort columns of all rows, in arrival order (concatenated only when several batches).
+  RecordBatch key_batch;
+  if (out.batches.size() == 1) {
+    key_batch = KeyColumns(*out.batches[0]);
+  } else {
+    std::vector<VectorPtr> cols;
+    for (int c : key_columns_) {
+      std::vector<VectorPtr> parts;
+      for (const auto& b : out.batches) parts.push_back(b->column(static_cast<size_t>(c)));
+      cols.push_back(columnar::Concat(parts));
+    }
+    key_batch = RecordBatch(key_schema_, std::move(cols), rows);
+  }
+  RETURN_NOT_OK(EnsureKeyEncoder(key_batch));
+  KeyRows keys = zorder_ ? zorder_->Encode(key_batch) : lex_->Encode(key_batch);
+  Track(raw + keys.memory_bytes() + kSortBytesPerRow * rows);
   out.perm = SortKeyRows(keys);
+  out.held = raw + static_cast<int64_t>(out.perm.capacity() * sizeof(uint32_t));
+  if (!flat_) {
+    out.single = out.batches.size() == 1 ? out.batches[0] : nullptr;
+    if (!out.single) return Status::Internal("local sort: a nested-column buffer spans several batches");
+    return out;
+  }
+  // Arrival positions -> segment codes. Segments before the last hold at least one row; a
+  // lookup every 4096 positions finds the segment, then a short walk forward.
+  std::vector<int64_t> starts;
+  starts.reserve(segments.size() + 1);
+  int64_t at = 0;
+  for (const auto& sg : segments) {
+    starts.push_back(at);
+    at += sg.rows;
+  }
+  starts.push_back(at);
+  std::vector<uint32_t> lut(static_cast<size_t>((rows >> 12) + 1));
+  uint32_t sg = 0;
+  for (size_t k = 0; k < lut.size(); ++k) {
+    const int64_t p = static_cast<int64_t>(k) << 12;
+    while (sg + 1 < segments.size() && starts[sg + 1] <= p) ++sg;
+    lut[k] = sg;
+  }
+  for (uint32_t& p : out.perm) {
+    uint32_t s = lut[p >> 12];
+    while (starts[s + 1] <= p) ++s;
+    p = (s << 16) | static_cast<uint32_t>(p - starts[s]);
+  }
+  out.columns.resize(schema_->size());
+  for (size_t c = 0; c < schema_->size(); ++c) {
+    SegmentColumn& sc = out.columns[c];
+    const columnar::DataType& t = *schema_->fields[c].type;
+    const int w = t.IsStringLike() ? 0 : t.SlotWidth();
+    for (const auto& seg : segments) {
+      const Vector& v = *seg.batch->column(c);
+      if (t.IsStringLike()) {
+        sc.offsets.push_back(v.offsets() + seg.begin);
+        sc.bytes.push_back(v.bytes().data());
+        sc.bytes_size.push_back(static_cast<int64_t>(v.bytes().size()));
+        sc.values.push_back(nullptr);
+      } else {
+        sc.values.push_back(v.values().data() + seg.begin * w);
+        sc.offsets.push_back(nullptr);
+        sc.bytes.push_back(nullptr);
+        sc.bytes_size.push_back(0);
+      }
+      sc.validity.push_back(v.MayHaveNulls() ? v.validity().data() + seg.begin : nullptr);
+      sc.any_nulls = sc.any_nulls || v.MayHaveNulls();
+    }
+  }
   return out;
 }
 
@@ -310,18 +564,18 @@ Result<std::string> ExternalSorter::NewRunPath() {
 Status ExternalSorter::Spill() {
   if (buffered_rows_ == 0) return Status::OK();
   ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
-  const int64_t held = HeldBytes(*sorted.rows) + static_cast<int64_t>(sorted.perm.capacity() * sizeof(uint32_t));
+  const int64_t held = sorted.held;
   ASSIGN_OR_RETURN(std::string path, NewRunPath());
   runs_.push_back(path);
   ++runs_spilled_;
   ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(fs_, path, *schema_, SpillProperties(options_.memory_limit)));
-  const int64_t n = sorted.rows->num_rows;
+  const int64_t n = static_cast<int64_t>(sorted.perm.size());
   // Chunks of about 1/16 of the budget keep the gathered copy small.
   const int64_t per_row = std::max<int64_t>(1, held / std::max<int64_t>(1, n));
   const int64_t chunk = std::clamp<int64_t>(options_.memory_limit / 16 / per_row, 1, 64 * 1024);
   for (int64_t pos = 0; pos < n; pos += chunk) {
     int64_t m = std::min(chunk, n - pos);
-    auto part = GatherRows(*sorted.rows, sorted.perm.data() + pos, m);
+    auto part = sorted.Gather(pos, m, &out_cols_);
     RETURN_NOT_OK(writer->WriteBatch(*part));
     Track(held + HeldBytes(*part) + writer->buffered_bytes());
   }
@@ -333,7 +587,7 @@ Status ExternalSorter::Finish(const Sink& sink) {
   if (runs_.empty()) {
     if (buffered_rows_ == 0) return Status::OK();
     ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
-    MemorySource src(std::move(sorted));
+    MemorySource src(std::move(sorted), &out_cols_);
     while (true) {
       ASSIGN_OR_RETURN(BatchPtr b, src.Next(options_.output_batch_rows));
       if (!b) break;
@@ -370,7 +624,7 @@ Status ExternalSorter::Finish(const Sink& sink) {
   }
   if (buffered_rows_ > 0) {
     ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
-    sources.push_back(std::make_unique<MemorySource>(std::move(sorted)));
+    sources.push_back(std::make_unique<MemorySource>(std::move(sorted), nullptr));  // the merge keeps chunks
   }
   RETURN_NOT_OK(Merge(std::move(sources), sink));
   std::vector<std::string> done = std::move(runs_);

@@ -1,5 +1,6 @@
 // ExternalSorter: sorts the rows of one data file (LocalSort) within a memory budget. Rows are
-// buffered until the budget is reached, then the buffer is sorted by normalized keys
+// buffered until the budget is reached (batches of flat columns are kept by reference, not
+// copied; small batches are copied together), only the sort columns are encoded into keys, then the buffer is sorted by normalized keys
 // (local_sort_key.h, or z-order keys from local_sort_zorder.h) and spilled as a sorted run — a
 // Parquet file in the spill directory (the table's `_shoal/tmp/`) — and at Finish the runs and
 // the last in-memory buffer are k-way merged into the sink. Runs are deleted once merged (and
@@ -45,7 +46,9 @@ class ExternalSorter {
                                                       columnar::SchemaPtr schema, ExternalSorterOptions options);
   ~ExternalSorter();
 
-  // Buffers the rows (copied), spilling sorted runs whenever the buffer reaches the limit.
+  // Buffers the rows, spilling sorted runs whenever the buffer reaches the limit. A batch of
+  // 4096 rows or more whose columns are all flat is kept by reference (its vectors are shared,
+  // so the caller must not modify them afterwards); other rows are copied.
   Status Add(const columnar::RecordBatch& batch);
   // Sorts the buffered rows and writes them as a run (no-op when empty).
   Status Spill();
@@ -68,10 +71,23 @@ class ExternalSorter {
   class MemorySource;
   class RunSource;
   struct SortedBuffer;
+  // Rows [begin, begin+rows) of a buffered batch; at most kSegmentRows rows, so a row is
+  // addressed by one 32-bit code (segment << 16 | row in segment).
+  struct Segment {
+    columnar::BatchPtr batch;
+    int64_t begin = 0;
+    int64_t rows = 0;
+  };
+  static constexpr int64_t kSegmentRows = int64_t{1} << 16;
 
   ExternalSorter() = default;
-  Status EnsureKeyEncoder(const columnar::RecordBatch& sample);
+  Status EnsureKeyEncoder(const columnar::RecordBatch& key_sample);
+  // Keys of a full-schema batch (encoders see only the sort columns).
   KeyRows Encode(const columnar::RecordBatch& batch) const;
+  columnar::RecordBatch KeyColumns(const columnar::RecordBatch& batch) const;
+  // Moves the copied rows into a kept batch.
+  void FlushPending();
+  void Keep(columnar::BatchPtr batch);
   // Takes the buffer out as one batch and sorts it.
   Result<SortedBuffer> SortBuffer();
   Result<std::string> NewRunPath();
@@ -82,11 +98,20 @@ class ExternalSorter {
   std::shared_ptr<io::FileSystem> fs_;
   columnar::SchemaPtr schema_;
   ExternalSorterOptions options_;
-  std::optional<SortKeyEncoder> lex_;     // lexicographic keys (also sizes the key cost)
+  columnar::SchemaPtr key_schema_;        // the sort columns only
+  std::vector<int> key_columns_;          // their indices in schema_
+  bool flat_ = true;                      // no nested columns: batches may be kept by reference
+  std::optional<SortKeyEncoder> lex_;     // lexicographic keys over key_schema_ (also sizes the key cost)
   std::optional<ZOrderKeyEncoder> zorder_;
-  std::vector<columnar::VectorPtr> buffer_;  // one builder per column
+  std::vector<columnar::BatchPtr> kept_;     // buffered batches, arrival order
+  std::vector<Segment> segments_;            // kept_ cut into segments, arrival order
+  std::vector<columnar::VectorPtr> pending_;  // builders for copied rows (one per column)
+  int64_t pending_rows_ = 0;
+  int64_t pending_raw_ = 0;
+  int64_t kept_raw_ = 0;
   int64_t buffered_rows_ = 0;
   int64_t buffered_raw_ = 0;
+  std::vector<columnar::VectorPtr> out_cols_;  // gather output, reused between batches
   std::vector<std::string> runs_;  // spilled, not yet merged, in arrival order
   std::string run_prefix_;
   int run_counter_ = 0;

@@ -14,6 +14,7 @@
 #include "table/layout_choice.h"
 #include "table/live_rows_reader.h"
 #include "table/optimize_plan.h"
+#include "table/row_id_columns.h"
 #include "table/table_properties.h"
 
 namespace shoal::table {
@@ -48,7 +49,19 @@ struct RewriteContext {
   // ZORDER outputs are not re-sorted.
   SortKey sort_key;
   std::set<std::string> unsorted;  // paths of files not sorted by sort_key
+  // Row tracking: the metadata with the materialized row id columns (what `metadata` and
+  // `schema` then describe), so rewrites keep every row's id (table/row_id_columns.h).
+  std::shared_ptr<const delta::Metadata> row_id_metadata;
 };
+
+// The sink's batch with materialized row ids filled in (when the table tracks rows).
+Result<columnar::RecordBatch> WithRowIds(const RewriteContext& ctx, std::unique_ptr<RowIdFiller>* filler,
+                                         const RewriteBin& bin, size_t file, const columnar::RecordBatch& rows) {
+  if (!*filler) {
+    ASSIGN_OR_RETURN(*filler, RowIdFiller::Make(ctx.fs, ctx.root, *ctx.row_id_metadata, *ctx.schema, bin.files));
+  }
+  return (*filler)->Fill(file, rows);
+}
 
 Result<std::unique_ptr<DataFileWriter>> OneFileWriter(const RewriteContext& ctx) {
   DataFileWriterOptions opts;
@@ -94,11 +107,14 @@ void DeleteOutputs(const RewriteContext& ctx, const std::vector<delta::AddFile>&
 Status CompactBin(const RewriteContext& ctx, const RewriteBin& bin, BinResult* out) {
   ASSIGN_OR_RETURN(std::unique_ptr<DataFileWriter> writer, OneFileWriter(ctx));
   out->live_rows.assign(bin.files.size(), 0);
+  std::unique_ptr<RowIdFiller> filler;
   Status st = ReadLiveRows(ctx.fs, ctx.root, ctx.schema, bin.files,
-                           [&](size_t file, const columnar::RecordBatch& rows) {
+                           [&](size_t file, const columnar::RecordBatch& rows) -> Status {
                              out->live_rows[file] += rows.num_rows;
                              out->rows += rows.num_rows;
-                             return writer->Write(rows);
+                             if (!ctx.row_id_metadata) return writer->Write(rows);
+                             ASSIGN_OR_RETURN(columnar::RecordBatch filled, WithRowIds(ctx, &filler, bin, file, rows));
+                             return writer->Write(filled);
                            });
   if (!st.ok()) {
     DiscardWriter(ctx, std::move(writer));
@@ -118,8 +134,13 @@ Status ZOrderBin(const RewriteContext& ctx, const RewriteBin& bin, BinResult* ou
   size_t ncols = ctx.schema->columns.size();
   std::vector<std::vector<columnar::VectorPtr>> parts(ncols);
   columnar::SchemaPtr batch_schema;
+  std::unique_ptr<RowIdFiller> filler;
   RETURN_NOT_OK(ReadLiveRows(ctx.fs, ctx.root, ctx.schema, bin.files,
-                             [&](size_t, const columnar::RecordBatch& rows) {
+                             [&](size_t file, const columnar::RecordBatch& in) -> Status {
+                               columnar::RecordBatch rows = in;
+                               if (ctx.row_id_metadata) {
+                                 ASSIGN_OR_RETURN(rows, WithRowIds(ctx, &filler, bin, file, in));
+                               }
                                if (!batch_schema) batch_schema = rows.schema;
                                for (size_t c = 0; c < ncols; ++c) parts[c].push_back(rows.column(c));
                                out->rows += rows.num_rows;
@@ -270,6 +291,13 @@ Result<RewriteContext> MakeContext(const scan::DeltaTable& table, txn::Transacti
   ctx.root = table.snapshot()->table_root();
   ctx.metadata = &table.snapshot()->metadata();
   ctx.schema = table.schema();
+  ASSIGN_OR_RETURN(auto with_ids, txn::MetadataWithRowIdColumns(table.snapshot()->protocol(), *ctx.metadata));
+  if (with_ids) {
+    ASSIGN_OR_RETURN(scan::TableSchema schema, scan::BuildTableSchema(*with_ids));
+    ctx.row_id_metadata = std::make_shared<const delta::Metadata>(std::move(*with_ids));
+    ctx.metadata = ctx.row_id_metadata.get();
+    ctx.schema = std::make_shared<const scan::TableSchema>(std::move(schema));
+  }
   ASSIGN_OR_RETURN(TableProperties props, ParseTableProperties(ctx.metadata->configuration));
   ctx.target_size = options.target_file_size.value_or(props.target_file_size);
   if (ctx.target_size <= 0) return Status::InvalidArgument("target file size must be positive");

@@ -10,6 +10,9 @@
 #include "delta/table_path.h"
 #include "txn/conflict_checker.h"
 #include "txn/rebase.h"
+#include "txn/staged_files.h"
+#include "txn/row_id_remap.h"
+#include "txn/row_tracking.h"
 #include "txn/transaction.h"
 
 namespace shoal::txn {
@@ -135,7 +138,7 @@ Result<std::vector<delta::Action>> Transaction::BuildActions(int64_t version) {
     }
     actions.push_back(std::move(a));
   }
-  (void)version;
+  RETURN_NOT_OK(TrackRows(version, &actions));
   return actions;
 }
 
@@ -170,6 +173,13 @@ Status Transaction::RebaseOnto(int64_t version, const std::string& text, bool* o
     *own_commit = true;
     return Status::OK();
   }
+  ASSIGN_OR_RETURN(row_id_high_water_mark_, HighWaterMarkOf(winner.domains, row_id_high_water_mark_));
+  if (BackfillsRowIds() && (!winner.adds.empty() || !winner.removes.empty())) {
+    return Status::Conflict(ConflictKind::kConcurrentTransaction,
+                            "Enabling row tracking backfills row ids of every file, but files were "
+                            "changed by a concurrent update at version " + std::to_string(version) +
+                                ". Please try the operation again.");
+  }
   CheckerInput in;
   in.read = &read_;
   in.write = &write_;
@@ -181,6 +191,8 @@ Status Transaction::RebaseOnto(int64_t version, const std::string& text, bool* o
   in.fs = fs_.get();
   in.table_root = table_root_;
   in.matcher = options_.matcher.get();
+  in.shared_fs = fs_;
+  ASSIGN_OR_RETURN(in.row_id_metadata, MetadataWithRowIdColumns(protocol_, metadata_));
   ASSIGN_OR_RETURN(RebasePlan plan, CheckWinningCommit(in, winner));
   if (plan.in_commit_timestamp) last_commit_timestamp_ = *plan.in_commit_timestamp;
   for (const auto& [output, sources] : plan.dropped_outputs) {
@@ -219,6 +231,7 @@ Result<CommitResult> Transaction::Commit() {
   }
   const std::string log_dir = delta::LogDirOf(table_root_);
   if (!snapshot_) RETURN_NOT_OK(fs_->CreateDirs(log_dir));
+  RETURN_NOT_OK(SyncStagedFileDirectories(*fs_, table_root_, write_));
   int64_t version = read_version_ + 1;
   for (int64_t attempt = 1;; ++attempt) {
     result.attempts = attempt;

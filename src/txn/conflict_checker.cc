@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "txn/compaction_map.h"
+#include "txn/row_id_rebase.h"
 
 namespace shoal::txn {
 namespace {
@@ -232,7 +233,7 @@ Status CheckConcurrentAppend(const CheckerInput& in, const WinningCommit& w) {
 
 // A remove without data change (OPTIMIZE / REORG): rows moved, none deleted.
 Status CheckCompactedRemove(const CheckerInput& in, const WinningCommit& w,
-                            const delta::RemoveFile& r, RebasePlan* plan) {
+                            const delta::RemoveFile& r, RowIdIndexes* row_ids, RebasePlan* plan) {
   const std::string& path = r.path;
   bool modifies = in.write->removes.count(path) || in.write->row_deletes.count(path);
   bool reads = in.read->files.count(path) > 0;
@@ -256,6 +257,7 @@ Status CheckCompactedRemove(const CheckerInput& in, const WinningCommit& w,
     // those rows are deleted in the output instead.
     bool movable = placement && in.deletion_vectors &&
                    placement->source.dv_id == own_remove->second.DvUniqueId();
+    if (!movable && !placement && RebaseThroughRowIds(in, w, r, row_ids, plan)) return Status::OK();
     if (!movable) return DeleteDeleteConflict(w, path, "");
     delta::DeletionVector rows;
     rows.AddRange(static_cast<uint64_t>(placement->out_start),
@@ -279,6 +281,7 @@ Status CheckCompactedRemove(const CheckerInput& in, const WinningCommit& w,
     }
   }
   bool translatable = packed_dv.has_value();
+  if (!translatable && !placement && RebaseThroughRowIds(in, w, r, row_ids, plan)) return Status::OK();
   if (!translatable) {
     if (modifies) return DeleteDeleteConflict(w, path, " rewritten without a row mapping");
     if (!in.row_level) return DeleteReadConflict(w, path, "");
@@ -311,12 +314,15 @@ Status CheckCompactedRemove(const CheckerInput& in, const WinningCommit& w,
 // Compaction loser: a DML winner deleted rows (with a DV) of a file this transaction
 // compacted; the rows are carried into a DV on the output. False when not applicable.
 Result<bool> CarryIntoOwnCompaction(const CheckerInput& in, const WinningCommit& w,
-                                    const std::string& path, RebasePlan* plan) {
+                                    const std::string& path, RowIdIndexes* row_ids, RebasePlan* plan) {
   auto rm = in.write->removes.find(path);
-  if (rm == in.write->removes.end() || rm->second.data_change || !in.deletion_vectors) return false;
+  if (rm == in.write->removes.end() || !in.deletion_vectors) return false;
+  // ZORDER stages plain removes in a transaction without data change.
+  if (rm->second.data_change && in.write->data_change) return false;
   auto rd = in.read->files.find(path);
   if (rd == in.read->files.end()) return false;
   ASSIGN_OR_RETURN(auto placement, FindCompactionPlacement(in.write->adds, path));
+  if (!placement) return CarryThroughRowIds(in, w, path, row_ids, plan);
   if (!placement || placement->source.dv_id != rd->second.file.DvUniqueId()) return false;
   const delta::AddFile* readd = w.FindAdd(path);
   if (!readd) {
@@ -347,9 +353,9 @@ Result<bool> CarryIntoOwnCompaction(const CheckerInput& in, const WinningCommit&
 }
 
 Status CheckDataRemove(const CheckerInput& in, const WinningCommit& w, const delta::RemoveFile& r,
-                       RebasePlan* plan) {
+                       RowIdIndexes* row_ids, RebasePlan* plan) {
   const std::string& path = r.path;
-  ASSIGN_OR_RETURN(bool carried, CarryIntoOwnCompaction(in, w, path, plan));
+  ASSIGN_OR_RETURN(bool carried, CarryIntoOwnCompaction(in, w, path, row_ids, plan));
   if (carried) return Status::OK();
   RowSet modified = ModifiedRows(in, path);
   bool touches = in.write->removes.count(path) || in.write->row_deletes.count(path) ||
@@ -480,11 +486,12 @@ Result<RebasePlan> CheckWinningCommit(const CheckerInput& in, const WinningCommi
   // 4. Delete-read / delete-delete, file or row level. Checked before appends so that two
   // updates of the same row report what happened (the row was modified twice) rather than the
   // winner's new row version matching our predicate.
+  RowIdIndexes row_ids;
   for (const auto& r : w.removes) {
     if (r.data_change) {
-      RETURN_NOT_OK(CheckDataRemove(in, w, r, &plan));
+      RETURN_NOT_OK(CheckDataRemove(in, w, r, &row_ids, &plan));
     } else {
-      RETURN_NOT_OK(CheckCompactedRemove(in, w, r, &plan));
+      RETURN_NOT_OK(CheckCompactedRemove(in, w, r, &row_ids, &plan));
     }
   }
   // 5. Concurrent append.

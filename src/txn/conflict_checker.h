@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -57,6 +58,11 @@ struct CheckerInput {
   io::FileSystem* fs = nullptr;
   std::string table_root;
   AddedRowsMatcher* matcher = nullptr;  // row-level refinement of the append check; may be null
+  // Row tracking enabled: the metadata with the materialized row id columns
+  // (MetadataWithRowIdColumns), which lets rewrites without a position mapping be translated
+  // through row ids (txn/row_id_rebase.h); nullopt otherwise.
+  std::optional<delta::Metadata> row_id_metadata;
+  std::shared_ptr<io::FileSystem> shared_fs;  // the same file system as `fs`, for scans
 };
 
 // Moves the loser's pending row deletions of a compacted source onto the compaction's output.

@@ -2,8 +2,11 @@
 
 #include <cctype>
 
+#include "delta/log_segment.h"
 #include "delta/snapshot.h"
 #include "delta/table_path.h"
+#include "txn/conflict_checker.h"
+#include "txn/staged_files.h"
 
 namespace shoal::txn {
 namespace {
@@ -273,6 +276,21 @@ Status DeleteStagedFiles(io::FileSystem& fs, const std::string& table_root, cons
   return Status::OK();
 }
 
+// The version at which the transaction `txn_id` (read at `read_version`) committed, if it did:
+// COMMIT PREPARED can land and then fail to delete the prepared file.
+Result<std::optional<int64_t>> FindOwnCommit(io::FileSystem& fs, const std::string& table_root,
+                                             int64_t read_version, const std::string& txn_id) {
+  const std::string log_dir = delta::LogDirOf(table_root);
+  for (int64_t v = read_version + 1;; ++v) {
+    std::string file = io::JoinPath(log_dir, delta::CommitFileName(v));
+    ASSIGN_OR_RETURN(bool exists, fs.Exists(file));
+    if (!exists) return std::optional<int64_t>();
+    ASSIGN_OR_RETURN(std::string text, fs.ReadAll(file));
+    ASSIGN_OR_RETURN(auto actions, delta::ParseCommitFile(text, file));
+    if (WinningCommit::FromActions(v, std::move(actions)).TxnId() == txn_id) return std::optional<int64_t>(v);
+  }
+}
+
 }  // namespace
 
 Result<std::string> PreparedPath(const std::string& table_root, const std::string& id) {
@@ -290,6 +308,7 @@ Result<std::string> PreparedPath(const std::string& table_root, const std::strin
 Status PrepareTransaction(const Transaction& txn, const std::string& id) {
   ASSIGN_OR_RETURN(std::string path, PreparedPath(txn.table_root(), id));
   RETURN_NOT_OK(txn.fs()->CreateDirs(io::DirName(path)));
+  RETURN_NOT_OK(SyncStagedFileDirectories(*txn.fs(), txn.table_root(), txn.write_set()));
   Status st = txn.fs()->PutIfAbsent(path, ToJson(txn, id).dump(2) + "\n");
   if (io::IsAlreadyExists(st)) {
     return Status::Transaction("prepared transaction '" + id + "' already exists");
@@ -343,17 +362,30 @@ Result<CommitResult> CommitPrepared(std::shared_ptr<io::FileSystem> fs, const st
     return result;
   }
   if (result.status().IsConflict()) {
+    RETURN_NOT_OK(fs->Delete(path));  // first, as in RollbackPrepared
+    RETURN_NOT_OK(fs->SyncDir(io::DirName(path)));
     RETURN_NOT_OK(DeleteStagedFiles(*fs, table_root, txn->write_set()));
-    RETURN_NOT_OK(fs->Delete(path));
   }
   return result;
 }
 
 Status RollbackPrepared(io::FileSystem& fs, const std::string& table_root, const std::string& id) {
   ASSIGN_OR_RETURN(Loaded loaded, ReadPreparedFile(fs, table_root, id));
-  RETURN_NOT_OK(DeleteStagedFiles(fs, table_root, loaded.write));
+  ASSIGN_OR_RETURN(auto committed, FindOwnCommit(fs, table_root, loaded.read_version, loaded.txn_id));
+  if (committed) {
+    // Its staged files are live data now: only the stale prepared file goes.
+    ASSIGN_OR_RETURN(std::string path, PreparedPath(table_root, id));
+    RETURN_NOT_OK(fs.Delete(path));
+    return Status::Transaction("prepared transaction \"" + id + "\" was already committed as version " +
+                               std::to_string(*committed) + " of " + table_root);
+  }
+  // The prepared file goes first (durably): while it exists, its staged files must too, or a
+  // later COMMIT PREPARED would commit references to deleted files. Leftover staged files
+  // are orphans VACUUM removes.
   ASSIGN_OR_RETURN(std::string path, PreparedPath(table_root, id));
-  return fs.Delete(path);
+  RETURN_NOT_OK(fs.Delete(path));
+  RETURN_NOT_OK(fs.SyncDir(io::DirName(path)));
+  return DeleteStagedFiles(fs, table_root, loaded.write);
 }
 
 Result<std::vector<PreparedSummary>> ListPrepared(io::FileSystem& fs, const std::string& table_root) {

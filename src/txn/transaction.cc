@@ -6,6 +6,7 @@
 
 #include "delta/table_features.h"
 #include "txn/compaction_map.h"
+#include "txn/row_tracking.h"
 
 namespace shoal::txn {
 
@@ -48,6 +49,9 @@ Result<std::unique_ptr<Transaction>> Transaction::Begin(
     }
     auto schema = scan::BuildTableSchema(t->metadata_);
     if (schema.ok()) t->schema_ = std::move(schema).value();
+    std::vector<delta::DomainMetadata> domains;
+    for (const auto& [name, d] : snapshot->domain_metadata()) domains.push_back(d);
+    ASSIGN_OR_RETURN(t->row_id_high_water_mark_, HighWaterMarkOf(domains, -1));
   }
   t->snapshot_ = std::move(snapshot);
   if (options.app_txn) t->write_.app_txn = options.app_txn;

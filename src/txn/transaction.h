@@ -147,6 +147,9 @@ class Transaction {
   delta::CommitInfo BuildCommitInfo(int64_t now_ms) const;
   delta::RemoveFile RemoveFor(const delta::AddFile& file, int64_t now_ms) const;
   Status RebaseOnto(int64_t version, const std::string& text, bool* own_commit);
+  // Row tracking of one attempt's actions (txn/row_tracking.h); `backfills` when it enables it.
+  Status TrackRows(int64_t version, std::vector<delta::Action>* actions) const;
+  bool BackfillsRowIds() const;
   void DeleteDvFiles(bool keep_committed);
   Status Finish(int64_t version, CommitResult* result);
   int64_t Now() const;
@@ -165,6 +168,7 @@ class Transaction {
   bool done_ = false;
   std::map<std::string, WrittenDv> written_dvs_;   // by data file path: the DV of this attempt
   std::vector<std::string> stale_dv_files_;  // DV files of earlier attempts, dropped outputs
+  int64_t row_id_high_water_mark_ = -1;  // delta.rowTracking of the latest version seen
 };
 
 // A fresh random UUID v4 in its 8-4-4-4-12 text form.

@@ -290,10 +290,6 @@ def zorder_other_partition(setup, level, layout, order):
     return None if layout == "partitioned" else DDA
 
 
-ROW_TRACKING_SKIP = ("OPTIMIZE ZORDER BY with row tracking should translate positions through the "
-                     "materialized row ids and not conflict; row tracking is not implemented yet, so "
-                     "ZORDER with row tracking still conflicts")
-
 OPTIMIZE_CELLS = [
     Case("OPTIMIZE x INSERT (cannot conflict)", "same partition", optimize(), ins_a, never),
     Case("OPTIMIZE x UPDATE/DELETE/MERGE", "same files",
@@ -320,10 +316,14 @@ ZORDER_CELLS = [
          zorder_vs_dml),
 ]
 
+# With row tracking every row keeps its row id through the ZORDER rewrite (materialized row id
+# column), so the deletion vectors are translated through the ids in both commit orders.
+ROW_TRACKING = ", 'delta.enableRowTracking' = 'true'"
 ROW_TRACKING_CELLS = [
     Case("OPTIMIZE ZORDER BY x UPDATE/DELETE/MERGE", "same files, row tracking on",
-         optimize(zorder="v"), update("id = 1", lambda r: r[0] == 1), never,
-         props_extra=", 'delta.enableRowTracking' = 'true'", skip=lambda *_: ROW_TRACKING_SKIP),
+         optimize(zorder="v"), update("id = 1", lambda r: r[0] == 1), never, props_extra=ROW_TRACKING),
+    Case("OPTIMIZE ZORDER BY x UPDATE/DELETE/MERGE", "same files, row tracking on",
+         optimize(zorder="v"), delete("id = 4", lambda r: r[0] == 4), never, props_extra=ROW_TRACKING),
 ]
 
 # REORG ... APPLY (PURGE) rewrites the files that have deletion vectors: rows 2 and 6 are
@@ -481,13 +481,9 @@ APPEND_SCENARIOS = [
              ([], NOT_BLIND_X1), lambda *_: None, nothing, adds((1, "nb"))),
 ]
 
-READ_FILES_SKIP = ("bug: a SELECT inside a transaction (sql/transaction_read_source.cc) records its predicates "
-                   "but not the files it read, so a concurrent delete of those files is not detected and "
-                   "the reader commits instead of failing with ConcurrentDeleteReadException")
 FILE_SCENARIOS = [
     Scenario("read x = 1 vs a concurrent delete of the file read (conflict)", ([], READ_X1),
-             ([], "DELETE FROM {t} WHERE x = 1"), when_b_first(DRA), READ_X1_ROWS, removes((1, "s1"), (1, "s2")),
-             skip=lambda level, order: READ_FILES_SKIP if order == "ba" else None),
+             ([], "DELETE FROM {t} WHERE x = 1"), when_b_first(DRA), READ_X1_ROWS, removes((1, "s1"), (1, "s2"))),
     Scenario("both delete the same file: the second conflicts", ([], "DELETE FROM {t} WHERE x = 2"),
              ([], "DELETE FROM {t} WHERE x = 2"), second_always(DDA), removes((2, "s3")), removes((2, "s3"))),
 ]

@@ -1,0 +1,97 @@
+// Auto layout vs explicit LocalSort keys on real bytes: writes bench/scan_bench.sh's
+// lineitem-like data (or its TPC-H-correlated variant) unsorted, with each candidate explicit key
+// (single columns and pairs the workload filters on, z-orders of two) and in auto mode (written
+// unsorted, the mixed workload replayed through the query log, OPTIMIZE applying the advisor's
+// key), runs the workload on each table and prints per table: the key, write CPU time, storage,
+// the workload's CPU time, bytes / row groups / pages read (weighted by the query frequencies)
+// and the bytes benefit against unsorted as a share of the best explicit key's.
+//
+//   bench_layout_bench [rows=2000000] [dir=/tmp/shoal_layout_bench] [variant=scan|correlated]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "table/layout_experiment.h"
+
+using namespace shoal;
+using table::LayoutCandidate;
+using table::LocalSortMode;
+using table::SortKey;
+
+int main(int argc, char** argv) {
+  table::LayoutExperimentOptions o;
+  o.rows = argc > 1 ? std::atoll(argv[1]) : 2000000;
+  std::string dir = argc > 2 ? argv[2] : "/tmp/shoal_layout_bench";
+  std::string variant = argc > 3 ? argv[3] : "scan";
+  o.variant = variant == "correlated" ? table::LineitemVariant::kCorrelated : table::LineitemVariant::kScanBench;
+  auto workload = table::LineitemWorkload();
+  if (!workload.ok()) {
+    std::fprintf(stderr, "error: %s\n", workload.status().ToString().c_str());
+    return 1;
+  }
+  auto lex = [](std::vector<std::string> cols) { return SortKey{LocalSortMode::kLexicographic, std::move(cols)}; };
+  auto z = [](std::vector<std::string> cols) { return SortKey{LocalSortMode::kZOrder, std::move(cols)}; };
+  std::vector<LayoutCandidate> cands = {
+      {"unsorted", {}, false},
+      {"l_skey", lex({"l_skey"}), false},
+      {"l_partkey", lex({"l_partkey"}), false},
+      {"l_shipdate", lex({"l_shipdate"}), false},
+      {"l_env", lex({"l_env"}), false},
+      {"l_note", lex({"l_note"}), false},
+      {"(l_env,l_shipdate)", lex({"l_env", "l_shipdate"}), false},
+      {"(l_shipdate,l_skey)", lex({"l_shipdate", "l_skey"}), false},
+      {"(l_env,l_skey)", lex({"l_env", "l_skey"}), false},
+      {"(l_skey,l_shipdate)", lex({"l_skey", "l_shipdate"}), false},
+      {"zorder(l_skey,l_shipdate)", z({"l_skey", "l_shipdate"}), false},
+      {"zorder(l_skey,l_partkey)", z({"l_skey", "l_partkey"}), false},
+      {"auto", {}, true},
+  };
+  auto fs = io::LocalFileSystem();
+  std::vector<table::LayoutResult> results;
+  for (const auto& c : cands) {
+    auto r = table::RunLayoutCandidate(fs, dir + "/t", c, *workload, o);
+    if (!r.ok()) {
+      std::fprintf(stderr, "error (%s): %s\n", c.name.c_str(), r.status().ToString().c_str());
+      return 1;
+    }
+    results.push_back(std::move(*r));
+    std::fprintf(stderr, "done %s\n", c.name.c_str());
+  }
+  (void)fs->DeleteRecursive(dir);
+  const auto& base = results[0];
+  int64_t best = 0;
+  std::string best_name;
+  for (size_t i = 1; i < results.size(); ++i) {
+    if (cands[i].auto_mode) continue;
+    int64_t b = table::BytesBenefit(base, results[i]);
+    if (b > best) best = b, best_name = results[i].name;
+  }
+  std::printf("rows=%lld variant=%s; workload:", static_cast<long long>(o.rows), variant.c_str());
+  for (const auto& q : *workload) std::printf(" %s x%d", q.name.c_str(), q.weight);
+  std::printf("\nbytes/rgs/pages read are weighted by the query counts; query_cpu is one run of each query\n");
+  std::printf("%-27s %-27s %9s %11s %10s %13s %8s %8s %9s %10s\n", "table", "key", "write_ms", "storage", "query_ms",
+              "bytes_read", "rgs", "pages", "benefit", "of_best");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    int64_t b = table::BytesBenefit(base, r);
+    std::printf("%-27s %-27s %9.0f %11lld %10.1f %13lld %8lld %8lld %8.1f%% %9.1f%%\n", r.name.c_str(),
+                r.key.empty() ? "-" : r.key.ToString().c_str(), r.write_cpu_ms, static_cast<long long>(r.storage_bytes),
+                r.workload.cpu_ms, static_cast<long long>(r.workload.bytes_read),
+                static_cast<long long>(r.workload.row_groups_read), static_cast<long long>(r.workload.pages_read),
+                base.workload.bytes_read ? 100.0 * static_cast<double>(b) / static_cast<double>(base.workload.bytes_read) : 0.0,
+                best ? 100.0 * static_cast<double>(b) / static_cast<double>(best) : 0.0);
+  }
+  std::printf("best explicit key: %s\n", best_name.c_str());
+  // Per query bytes read, per table.
+  std::printf("\n%-27s", "bytes read per query");
+  for (const auto& q : *workload) std::printf(" %14s", q.name.c_str());
+  std::printf("\n");
+  for (const auto& r : results) {
+    std::printf("%-27s", r.name.c_str());
+    for (const auto& m : r.per_query) std::printf(" %14lld", static_cast<long long>(m.bytes_read));
+    std::printf("\n");
+  }
+  return 0;
+}

@@ -1,0 +1,29 @@
+#include "sql/write_column_rules.h"
+
+namespace shoal::sql {
+
+Result<WriteColumnRules> WriteColumnRules::Make(const delta::Metadata& metadata, const columnar::Schema& table_schema,
+                                                int64_t statement_timestamp) {
+  WriteColumnRules r;
+  ASSIGN_OR_RETURN(r.generated_, GeneratedColumns::Bind(metadata, table_schema));
+  ASSIGN_OR_RETURN(r.defaults_, ColumnDefaults::Evaluate(metadata, table_schema, statement_timestamp));
+  return r;
+}
+
+Result<bool> WriteColumnRules::ResolveAssignedValue(size_t c, const ParsedExpression** value,
+                                                    std::vector<ExprPtr>* storage) const {
+  if (!IsDefaultKeyword(**value)) return true;
+  if (IsGenerated(c)) return false;
+  ASSIGN_OR_RETURN(ExprPtr parsed, defaults_.ParsedOf(c));
+  *value = parsed.get();
+  storage->push_back(std::move(parsed));
+  return true;
+}
+
+Status WriteColumnRules::ApplyGenerated(columnar::RecordBatch* batch, const std::vector<bool>& supplied,
+                                        expr::EvalContext& ctx) const {
+  if (!generated_) return Status::OK();
+  return generated_->Apply(batch, supplied, ctx);
+}
+
+}  // namespace shoal::sql
