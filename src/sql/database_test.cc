@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "support/query_rows.h"
 #include "support/testdata.h"
 
 namespace shoal {
@@ -22,15 +23,7 @@ std::unique_ptr<Database> OpenDb(const std::string& dir, int threads = 2, int ba
 }
 
 // All rows as "a|b|c" lines.
-std::vector<std::string> Rows(const QueryResult& r) {
-  std::vector<std::string> out;
-  for (int64_t i = 0; i < r.num_rows(); ++i) {
-    std::string line;
-    for (int c = 0; c < r.num_columns(); ++c) line += (c ? "|" : "") + r.GetText(i, c);
-    out.push_back(line);
-  }
-  return out;
-}
+using testing::Rows;
 
 class DatabaseTest : public ::testing::Test {
  protected:

@@ -17,20 +17,13 @@
 #include "sql/generated_columns.h"
 #include "sql/parser.h"
 #include "table/protocol_validator.h"
+#include "support/query_rows.h"
 #include "support/testdata.h"
 
 namespace shoal::sql {
 namespace {
 
-std::vector<std::string> Rows(const QueryResult& r) {
-  std::vector<std::string> out;
-  for (int64_t i = 0; i < r.num_rows(); ++i) {
-    std::string line;
-    for (int c = 0; c < r.num_columns(); ++c) line += (c ? "|" : "") + r.GetText(i, c);
-    out.push_back(line);
-  }
-  return out;
-}
+using testing::Rows;
 
 using Lines = std::vector<std::string>;
 
