@@ -10,6 +10,7 @@
 #include "sql/database_impl.h"
 #include "sql/maintenance_copy.h"
 #include "sql/parser.h"
+#include "support/query_rows.h"
 #include "support/testdata.h"
 #include "table/maintenance_test_table.h"
 
@@ -37,15 +38,7 @@ class MaintenanceSql : public ::testing::Test {
     return r.ok() ? Lines(*r) : std::vector<std::string>{};
   }
 
-  static std::vector<std::string> Lines(const QueryResult& r) {
-    std::vector<std::string> out;
-    for (int64_t i = 0; i < r.num_rows(); ++i) {
-      std::string line;
-      for (int c = 0; c < r.num_columns(); ++c) line += (c ? "|" : "") + r.GetText(i, c);
-      out.push_back(line);
-    }
-    return out;
-  }
+  static std::vector<std::string> Lines(const QueryResult& r) { return testing::Rows(r); }
 
   // DESCRIBE HISTORY / DETAIL straight to their handlers (DESCRIBE dispatch lives elsewhere).
   Result<QueryResult> Describe(const std::string& sql) {

@@ -57,6 +57,18 @@ parquet::WriterProperties SpillProperties(int64_t memory_limit) {
 
 // Rows `perm[0..n)` of one flat column into a new vector: one typed pass per column, no
 // per-value calls; strings of up to 16 bytes are copied as two fixed 8-byte words.
+// Calls copy(T{}) with the unsigned type of a fixed-width slot of `w` bytes (1, 2, 4, 8, else 16).
+template <typename F>
+void ForSlotWidth(int w, F&& copy) {
+  switch (w) {
+    case 1: copy(uint8_t{}); break;
+    case 2: copy(uint16_t{}); break;
+    case 4: copy(uint32_t{}); break;
+    case 8: copy(uint64_t{}); break;
+    default: copy(columnar::int128_t{}); break;
+  }
+}
+
 columnar::VectorPtr GatherFlat(const Vector& v, const uint32_t* perm, int64_t n) {
   auto out = std::make_shared<Vector>(v.type());
   if (v.MayHaveNulls()) {
@@ -98,13 +110,7 @@ columnar::VectorPtr GatherFlat(const Vector& v, const uint32_t* perm, int64_t n)
       T* dst = out->data<T>();
       for (int64_t i = 0; i < n; ++i) dst[i] = src[perm[i]];
     };
-    switch (w) {
-      case 1: copy(uint8_t{}); break;
-      case 2: copy(uint16_t{}); break;
-      case 4: copy(uint32_t{}); break;
-      case 8: copy(uint64_t{}); break;
-      default: copy(columnar::int128_t{}); break;
-    }
+    ForSlotWidth(w, copy);
   }
   out->SetLength(n);
   return out;
@@ -208,13 +214,7 @@ void GatherCoded(const SegmentColumn& sc, const columnar::DataType& type, const 
       }
       for (; i < n; ++i) dst[i] = reinterpret_cast<const T*>(base[codes[i] >> 16])[codes[i] & 0xFFFF];
     };
-    switch (w) {
-      case 1: copy(uint8_t{}); break;
-      case 2: copy(uint16_t{}); break;
-      case 4: copy(uint32_t{}); break;
-      case 8: copy(uint64_t{}); break;
-      default: copy(columnar::int128_t{}); break;
-    }
+    ForSlotWidth(w, copy);
   }
   out->SetLength(n);
 }
