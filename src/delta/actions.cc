@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "delta/action_line_parser.h"
+#include "delta/json_fields.h"
 
 namespace shoal::delta {
 
@@ -50,7 +51,7 @@ StringMap CommitInfo::OperationParameters() const {
   auto it = json.find("operationParameters");
   if (it == json.end() || !it->is_object()) return out;
   for (auto p = it->begin(); p != it->end(); ++p) {
-    out.emplace(p.key(), p->is_string() ? p->get<std::string>() : p->dump());
+    out.emplace(p.key(), p->is_string() ? p->get<std::string>() : JsonText(*p));
   }
   return out;
 }
@@ -456,8 +457,7 @@ Json ActionToJson(const Action& action) {
 }
 
 std::string SerializeAction(const Action& action) {
-  // Strict UTF-8 handling would make dump() throw on invalid input; replace instead.
-  return ActionToJson(action).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return JsonText(ActionToJson(action));
 }
 
 std::string SerializeCommit(const std::vector<Action>& actions) {

@@ -2,6 +2,10 @@
 
 namespace shoal::delta {
 
+std::string JsonText(const Json& j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 Result<Json> ParseJson(std::string_view text, std::string_view what) {
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Corruption(std::string(what) + ": invalid JSON");

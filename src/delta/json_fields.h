@@ -23,6 +23,11 @@ using Json = nlohmann::ordered_json;
 // Parses `text` without exceptions; Corruption naming `what` when it is not valid JSON.
 Result<Json> ParseJson(std::string_view text, std::string_view what);
 
+// Serializes `j` without exceptions: invalid UTF-8 in a string (from a data value, a corrupt
+// checkpoint or a SQL literal) becomes U+FFFD instead of throwing. `indent` < 0: compact.
+// Every JSON text shoal writes goes through here; nlohmann's dump() must not be called directly.
+std::string JsonText(const Json& j, int indent = -1);
+
 class JsonFields {
  public:
   // `obj` must outlive this reader; `what` names the object in errors (e.g. "add").

@@ -11,6 +11,7 @@
 #include "delta/checkpoint_batch_decoder.h"
 #include "delta/checkpoint_batch_stream.h"
 #include "delta/checkpoint_leaf_scan.h"
+#include "delta/json_fields.h"
 #include "parquet/file_reader.h"
 
 namespace shoal::delta {
@@ -64,7 +65,7 @@ Json ToJson(const columnar::Vector& v, int64_t i) {
       const columnar::Vector& entries = *v.child(0);
       for (int64_t k = o[i]; k < o[i + 1]; ++k) {
         Json key = ToJson(*entries.child(0), k);
-        std::string key_text = key.is_string() ? key.get<std::string>() : key.dump();
+        std::string key_text = key.is_string() ? key.get<std::string>() : JsonText(key);
         obj[key_text] = ToJson(*entries.child(1), k);
       }
       return obj;
@@ -93,7 +94,7 @@ Status EmitGeneric(const columnar::Vector& col, int64_t i, const std::string& na
     auto parsed_stats = body.find("stats_parsed");
     if (parsed_stats != body.end()) {
       std::optional<std::string> text;
-      if (!body.contains("stats") && parsed_stats->is_object()) text = parsed_stats->dump();
+      if (!body.contains("stats") && parsed_stats->is_object()) text = JsonText(*parsed_stats);
       body.erase("stats_parsed");
       if (text) body["stats"] = std::move(*text);
     }
@@ -103,7 +104,7 @@ Status EmitGeneric(const columnar::Vector& col, int64_t i, const std::string& na
   action[name] = std::move(body);
   auto parsed = ParseActionJson(action);
   if (!parsed.ok()) {
-    std::string shown = action.dump();
+    std::string shown = JsonText(action);
     if (shown.size() > 300) shown = shown.substr(0, 300) + "...";
     return parsed.status().WithContext(path + ": row group " + std::to_string(rg) + ", row " +
                                        std::to_string(shown_row) + " " + shown);

@@ -13,6 +13,8 @@
 #include "delta/snapshot.h"
 #include "delta/stats_json.h"
 #include "io/file_system.h"
+#include "io/memory_file_system.h"
+#include "parquet/file_writer.h"
 #include "support/testdata.h"
 
 namespace shoal::delta {
@@ -145,6 +147,45 @@ TEST(ParquetCheckpointReader, SinkErrorStopsTheRead) {
                           });
   EXPECT_EQ(calls, 1);
   EXPECT_FALSE(st.ok());
+}
+
+// A checkpoint whose strings are not UTF-8 (a corrupt or hostile file; the fuzzer's finding):
+// the generic action path turns rows into JSON, and both the error message and the
+// stats_parsed text serialize it. That must give a named error or a replaced character, never
+// an exception out of the JSON library.
+TEST(ParquetCheckpointReader, InvalidUtf8StringsGiveAnErrorNotAnException) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  const std::string path = "/t/_delta_log/00000000000000000001.checkpoint.parquet";
+  auto meta_type = columnar::Struct({{"id", columnar::String(), true}, {"name", columnar::String(), true}});
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = {{"metaData", meta_type, true}};
+  auto col = columnar::Vector::Make(meta_type);
+  col->children()[0]->AppendString(std::string("bad\x8b\xff", 5));
+  col->children()[1]->AppendString(std::string("\xc3", 1));
+  col->AppendStructRow();
+  columnar::RecordBatch batch(schema, {col}, 1);
+  auto w = parquet::ParquetWriter::Open(fs, path, *schema);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_TRUE((*w)->WriteBatch(batch).ok());
+  ASSERT_TRUE((*w)->Close().ok());
+  for (bool generic : {false, true}) {
+    ParquetCheckpointReader reader(generic, /*threads=*/1);
+    Status st;
+    EXPECT_NO_THROW(st = reader.Read(*fs, path, [](Action&&) { return Status::OK(); }));
+    // metaData without schemaString/format is not a valid action: a named error, with the
+    // offending row shown (invalid bytes replaced).
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.ToString().find("metaData"), std::string::npos) << st.ToString();
+  }
+}
+
+TEST(JsonText, ReplacesInvalidUtf8InsteadOfThrowing) {
+  Json j = Json::object();
+  j["k"] = std::string("a\xff", 2);
+  std::string text;
+  EXPECT_NO_THROW(text = JsonText(j));
+  EXPECT_EQ(text, "{\"k\":\"a\xef\xbf\xbd\"}");
+  EXPECT_EQ(JsonText(Json::array({1, 2}), 2), "[\n  1,\n  2\n]");
 }
 
 }  // namespace

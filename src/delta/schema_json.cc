@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "delta/json_fields.h"
+
 namespace shoal::delta {
 
 namespace {
@@ -217,7 +219,7 @@ Json SchemaTypeToJson(const SchemaField& node) {
 }
 
 std::string SerializeSchemaJson(const SchemaField& root) {
-  return SchemaTypeToJson(root).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return JsonText(SchemaTypeToJson(root));
 }
 
 const SchemaField* FindField(const SchemaField& root, const std::vector<std::string>& path) {

@@ -98,7 +98,7 @@ std::string SerializeStatsJson(const FileStats& s) {
   if (!s.max_values.empty()) o["maxValues"] = Nest(s.max_values);
   if (!s.null_count.empty()) o["nullCount"] = Nest(s.null_count);
   if (s.tight_bounds) o["tightBounds"] = *s.tight_bounds;
-  return o.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return JsonText(o);
 }
 
 }  // namespace shoal::delta

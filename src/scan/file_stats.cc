@@ -5,6 +5,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "delta/json_fields.h"
 
 namespace shoal::scan {
 namespace {
@@ -60,11 +61,11 @@ std::optional<columnar::Value> StatsJsonToValue(const delta::Json& j, const colu
       if (j.is_string()) {
         text = j.get<std::string>();
       } else if (j.is_number_integer()) {
-        text = j.dump();
+        text = delta::JsonText(j);
       } else if (j.is_number_float()) {
         // A double carries ~15 significant digits; beyond that the bound is not exact.
         if (type->precision() > 15) return std::nullopt;
-        text = j.dump();
+        text = delta::JsonText(j);
       } else {
         return std::nullopt;
       }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "delta/json_fields.h"
 #include "delta/table_features.h"
 #include "sql/catalog.h"
 #include "sql/database_impl.h"
@@ -51,13 +52,13 @@ Result<std::optional<delta::CommitInfo>> ReadCommitInfo(io::FileSystem& fs, cons
 columnar::Value OptString(const delta::Json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return columnar::Value::Null(columnar::String());
-  return columnar::Value::String(it->is_string() ? it->get<std::string>() : it->dump());
+  return columnar::Value::String(it->is_string() ? it->get<std::string>() : delta::JsonText(*it));
 }
 
 columnar::Value OptJson(const delta::Json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return columnar::Value::Null(columnar::String());
-  return columnar::Value::String(it->dump());
+  return columnar::Value::String(delta::JsonText(*it));
 }
 
 columnar::Value StringList(const std::vector<std::string>& items) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "delta/json_fields.h"
 #include "delta/schema_json.h"
 #include "scan/delta_schema.h"
 #include "sql/binder.h"
@@ -152,8 +153,8 @@ Result<QueryResult> Session::RunCreateTable(const Statement& s) {
                                        : "CREATE TABLE AS SELECT";
   delta::Json params = delta::Json::object();
   params["isManaged"] = "false";
-  params["partitionBy"] = delta::Json(c.partitioned_by).dump();
-  params["properties"] = delta::Json(properties).dump();
+  params["partitionBy"] = delta::JsonText(delta::Json(c.partitioned_by));
+  params["properties"] = delta::JsonText(delta::Json(properties));
   if (c.comment) params["description"] = *c.comment;
 
   TableWrite* w = nullptr;

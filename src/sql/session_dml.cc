@@ -1,5 +1,6 @@
 // Session handlers for DELETE, UPDATE and MERGE: each runs as one TableWrite (auto-commit or
 // inside the session's transaction) and returns Delta's metrics row.
+#include "delta/json_fields.h"
 #include "sql/catalog.h"
 #include "sql/database_impl.h"
 #include "sql/dml.h"
@@ -26,7 +27,7 @@ QueryResult CountsResult(const std::vector<std::pair<std::string, int64_t>>& val
 std::string PredicateParameter(const ParsedExpression* where) {
   delta::Json list = delta::Json::array();
   if (where) list.push_back(where->ToString());
-  return list.dump();
+  return delta::JsonText(list);
 }
 
 }  // namespace

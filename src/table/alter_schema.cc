@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "delta/json_fields.h"
 #include "delta/table_features.h"
 #include "table/table_creator.h"
 #include "table/table_properties.h"
@@ -200,7 +201,7 @@ Result<AlterResult> AddColumns(const delta::Metadata& metadata, const delta::Pro
   }
   out.schema_string = delta::SerializeSchemaJson(root);
   delta::Json params = delta::Json::object();
-  params["columns"] = params_columns.dump();
+  params["columns"] = delta::JsonText(params_columns);
   return Finish(protocol, std::move(out), "ADD COLUMNS", std::move(params));
 }
 
@@ -259,7 +260,7 @@ Result<AlterResult> DropColumns(const delta::Metadata& metadata, const delta::Pr
   delta::Metadata out = metadata;
   out.schema_string = delta::SerializeSchemaJson(root);
   delta::Json params = delta::Json::object();
-  params["columns"] = delta::Json(dropped).dump();
+  params["columns"] = delta::JsonText(delta::Json(dropped));
   return Finish(protocol, std::move(out), "DROP COLUMNS", std::move(params));
 }
 
@@ -357,7 +358,7 @@ Result<AlterResult> SetProperties(const delta::Metadata& metadata, const delta::
   r.protocol = upgraded;
   r.metadata = std::move(out);
   r.operation = "SET TBLPROPERTIES";
-  r.parameters["properties"] = delta::Json(properties).dump();
+  r.parameters["properties"] = delta::JsonText(delta::Json(properties));
   return r;
 }
 
@@ -385,7 +386,7 @@ Result<AlterResult> UnsetProperties(const delta::Metadata& metadata, const delta
     out.configuration.erase(existing);
   }
   delta::Json params = delta::Json::object();
-  params["properties"] = delta::Json(keys).dump();
+  params["properties"] = delta::JsonText(delta::Json(keys));
   params["ifExists"] = if_exists ? "true" : "false";
   return Finish(protocol, std::move(out), "UNSET TBLPROPERTIES", std::move(params));
 }
@@ -399,7 +400,7 @@ Result<AlterResult> SetColumnNullable(const delta::Metadata& metadata, const del
   delta::Metadata out = metadata;
   out.schema_string = delta::SerializeSchemaJson(root);
   delta::Json params = delta::Json::object();
-  params["column"] = FieldJson(root.children[idx]).dump();
+  params["column"] = delta::JsonText(FieldJson(root.children[idx]));
   return Finish(protocol, std::move(out), "CHANGE COLUMN", std::move(params));
 }
 

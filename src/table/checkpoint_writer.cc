@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "delta/json_fields.h"
 #include "parquet/file_writer.h"
 #include "table/table_properties.h"
 #include "table/uuid.h"
@@ -263,7 +264,7 @@ Result<CheckpointInfo> WriteCheckpoint(std::shared_ptr<io::FileSystem> fs, const
   last["size"] = out.size;
   last["sizeInBytes"] = out.size_in_bytes;
   last["numOfAddFiles"] = out.num_add_files;
-  RETURN_NOT_OK(fs->WriteAtomic(io::JoinPath(log_dir, "_last_checkpoint"), last.dump()));
+  RETURN_NOT_OK(fs->WriteAtomic(io::JoinPath(log_dir, "_last_checkpoint"), delta::JsonText(last)));
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <strings.h>
 
+#include "delta/json_fields.h"
 #include "delta/schema_json.h"
 
 namespace shoal::table {
@@ -36,7 +37,7 @@ Result<AlterResult> SetColumnDefault(const delta::Metadata& metadata, const delt
   col["type"] = delta::SchemaTypeToJson(*field);
   col["nullable"] = field->nullable;
   col["metadata"] = field->metadata;
-  r.parameters["column"] = col.dump();
+  r.parameters["column"] = delta::JsonText(col);
   return r;
 }
 

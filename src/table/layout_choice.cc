@@ -36,7 +36,7 @@ std::string LayoutChoiceToJson(const LayoutChoice& c) {
   j["historyCount"] = c.history_count;
   j["recorded"] = c.recorded;
   j["chosenMs"] = c.chosen_ms;
-  return j.dump();
+  return delta::JsonText(j);
 }
 
 Result<LayoutChoice> LayoutChoiceFromJson(std::string_view text) {

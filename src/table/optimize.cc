@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "delta/json_fields.h"
 #include "delta/table_path.h"
 #include "parquet/file_reader.h"
 #include "table/data_file_writer.h"
@@ -363,7 +364,7 @@ delta::Json SizeJson(const FileSizeMetrics& s) {
 std::string JsonList(const std::vector<std::string>& items) {
   delta::Json a = delta::Json::array();
   for (const auto& s : items) a.push_back(s);
-  return a.dump();
+  return delta::JsonText(a);
 }
 
 }  // namespace
@@ -440,7 +441,7 @@ std::string OptimizeMetrics::ToJson() const {
   j["endTimeMs"] = end_time_ms;
   j["deletionVectorStats"] = {{"numDeletionVectorsRemoved", num_deletion_vectors_removed},
                               {"numDeletionVectorRowsRemoved", num_deletion_vector_rows_removed}};
-  return j.dump();
+  return delta::JsonText(j);
 }
 
 Result<OptimizeResult> OptimizeTable(const scan::DeltaTable& table, txn::Transaction* txn,

@@ -12,6 +12,7 @@
 
 #include "delta/json_fields.h"
 
+
 namespace shoal::table {
 
 namespace {
@@ -191,7 +192,7 @@ std::string SummaryToJson(const QueryHistory& h, const std::vector<std::string>&
   }
   j["shapes"] = std::move(shapes);
   j["folded"] = folded;
-  return j.dump();
+  return delta::JsonText(j);
 }
 
 // The history in `listing`; `folded_out` gets the entry files that were merged.
@@ -324,7 +325,7 @@ std::string EntryToJson(const QueryLogEntry& e) {
   j["rowsOut"] = e.rows_out;
   j["bytesRead"] = e.bytes_read;
   j["timeMs"] = e.time_ms;
-  return j.dump();
+  return delta::JsonText(j);
 }
 
 Result<QueryLogEntry> EntryFromJson(std::string_view text) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "delta/json_fields.h"
 #include "delta/table_features.h"
 #include "table/table_properties.h"
 #include "table/uuid.h"
@@ -160,8 +161,8 @@ Result<std::vector<delta::Action>> CreateTableActions(const std::string& name, c
   delta::Json params = delta::Json::object();
   params["isManaged"] = "false";
   params["description"] = options.description ? delta::Json(*options.description) : delta::Json(nullptr);
-  params["partitionBy"] = delta::Json(parts).dump();
-  params["properties"] = delta::Json(config).dump();
+  params["partitionBy"] = delta::JsonText(delta::Json(parts));
+  params["properties"] = delta::JsonText(delta::Json(config));
   ci.json["operationParameters"] = params;
   ci.json["isolationLevel"] = "Serializable";
   ci.json["isBlindAppend"] = true;

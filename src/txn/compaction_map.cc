@@ -2,6 +2,7 @@
 
 #include "delta/json_fields.h"
 
+
 namespace shoal::txn {
 
 std::string SerializeCompactedFrom(const std::vector<CompactionSource>& sources) {
@@ -13,7 +14,7 @@ std::string SerializeCompactedFrom(const std::vector<CompactionSource>& sources)
     o["liveRows"] = s.live_rows;
     arr.push_back(std::move(o));
   }
-  return arr.dump();
+  return delta::JsonText(arr);
 }
 
 Result<std::vector<CompactionSource>> ParseCompactedFrom(std::string_view text) {

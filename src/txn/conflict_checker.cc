@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "delta/json_fields.h"
 #include "txn/compaction_map.h"
 #include "txn/row_id_rebase.h"
 
@@ -467,7 +468,7 @@ bool IsIdentityHighWaterMarkOnlyChange(const delta::Metadata& before, const delt
         for (auto& v : *node) stack.push_back(&v);
       }
     }
-    m->schema_string = j.dump();
+    m->schema_string = delta::JsonText(j);
     return true;
   };
   bool identity_a = false, identity_b = false;

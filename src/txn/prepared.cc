@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "delta/json_fields.h"
 #include "delta/log_segment.h"
 #include "delta/snapshot.h"
 #include "delta/table_path.h"
@@ -309,7 +310,7 @@ Status PrepareTransaction(const Transaction& txn, const std::string& id) {
   ASSIGN_OR_RETURN(std::string path, PreparedPath(txn.table_root(), id));
   RETURN_NOT_OK(txn.fs()->CreateDirs(io::DirName(path)));
   RETURN_NOT_OK(SyncStagedFileDirectories(*txn.fs(), txn.table_root(), txn.write_set()));
-  Status st = txn.fs()->PutIfAbsent(path, ToJson(txn, id).dump(2) + "\n");
+  Status st = txn.fs()->PutIfAbsent(path, delta::JsonText(ToJson(txn, id), 2) + "\n");
   if (io::IsAlreadyExists(st)) {
     return Status::Transaction("prepared transaction '" + id + "' already exists");
   }

@@ -46,7 +46,7 @@ Result<std::optional<delta::Metadata>> MetadataWithRowIdColumns(const delta::Pro
   schema["fields"].push_back(HiddenLongField(id_col, mapped, kRowIdFieldId));
   schema["fields"].push_back(HiddenLongField(version_col, mapped, kRowCommitVersionFieldId));
   delta::Metadata out = metadata;
-  out.schema_string = schema.dump();
+  out.schema_string = delta::JsonText(schema);
   return std::optional<delta::Metadata>(std::move(out));
 }
 

@@ -52,7 +52,7 @@ delta::DomainMetadata RowIdHighWaterMarkDomain(int64_t high_water_mark) {
   d.domain = kRowTrackingDomain;
   delta::Json j = delta::Json::object();
   j["rowIdHighWaterMark"] = high_water_mark;
-  d.configuration = j.dump();
+  d.configuration = delta::JsonText(j);
   return d;
 }
 
@@ -118,7 +118,7 @@ void StripStatsOfColumns(delta::AddFile* add, const std::vector<std::string>& co
     if (it == j.end() || !it->is_object()) continue;
     for (const auto& c : columns) it->erase(c);
   }
-  add->stats = j.dump();
+  add->stats = delta::JsonText(j);
 }
 
 }  // namespace shoal::txn
