@@ -189,6 +189,35 @@ void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
     case TypeId::kString:
     case TypeId::kBinary: {
       const int64_t* src = v.offsets();
+      if constexpr (!std::is_signed_v<Index>) {
+        // Consecutive rows have adjacent bytes: one copy per run of selected rows (a filter
+        // that keeps most rows selects long runs).
+        size_t total = 0;
+        for (int64_t i = 0; i < n;) {
+          int64_t j = i + 1;
+          while (j < n && sel[j] == sel[j - 1] + 1) ++j;
+          total += static_cast<size_t>(src[sel[j - 1] + 1] - src[sel[i]]);
+          i = j;
+        }
+        out->values().Resize(sizeof(int64_t) * (n + 1));
+        out->bytes().Resize(total);
+        int64_t* dst = out->offsets();
+        uint8_t* chars = out->bytes().data();
+        const uint8_t* bytes = v.bytes().data();
+        int64_t pos = 0;
+        dst[0] = 0;
+        for (int64_t i = 0; i < n;) {
+          int64_t j = i + 1;
+          while (j < n && sel[j] == sel[j - 1] + 1) ++j;
+          const int64_t b0 = src[sel[i]], len = src[sel[j - 1] + 1] - b0;
+          if (len) std::memcpy(chars + pos, bytes + b0, static_cast<size_t>(len));
+          const int64_t shift = pos - b0;
+          for (int64_t k = i; k < j; ++k) dst[k + 1] = src[sel[k] + 1] + shift;
+          pos += len;
+          i = j;
+        }
+        break;
+      }
       size_t total = 0;
       for (int64_t i = 0; i < n; ++i) {
         if (Present(sel[i])) total += static_cast<size_t>(src[sel[i] + 1] - src[sel[i]]);

@@ -33,6 +33,30 @@ TEST(Vector, AppendAndGatherStringsWithNulls) {
   EXPECT_EQ(g->GetString(3), "ccc");
 }
 
+TEST(Vector, GatherStringsByRunsMatchesRowByRow) {
+  // Runs of consecutive rows (copied in one piece), single rows, repeats and out-of-order
+  // indices, with NULLs and empty strings inside the runs.
+  auto v = Vector::Make(String());
+  for (int i = 0; i < 500; ++i) {
+    if (i % 13 == 0) v->AppendNull();
+    else if (i % 17 == 0) v->AppendString("");
+    else v->AppendString(std::string(static_cast<size_t>(i % 23), static_cast<char>('a' + i % 26)) + std::to_string(i));
+  }
+  std::vector<uint32_t> sel;
+  for (uint32_t i = 0; i < 500; ++i) {
+    if (i % 11 != 10) sel.push_back(i);  // keeps ~90%: runs of 10
+  }
+  for (uint32_t i : {7u, 7u, 3u, 499u, 0u, 1u, 2u}) sel.push_back(i);
+  auto g = Gather(*v, sel.data(), static_cast<int64_t>(sel.size()));
+  ASSERT_EQ(g->size(), static_cast<int64_t>(sel.size()));
+  for (size_t k = 0; k < sel.size(); ++k) {
+    ASSERT_EQ(g->IsNull(static_cast<int64_t>(k)), v->IsNull(sel[k])) << k;
+    if (!v->IsNull(sel[k])) ASSERT_EQ(g->GetString(static_cast<int64_t>(k)), v->GetString(sel[k])) << k;
+  }
+  EXPECT_EQ(g->offsets()[0], 0);
+  EXPECT_EQ(static_cast<size_t>(g->offsets()[g->size()]), g->bytes().size());
+}
+
 TEST(Vector, NestedListOfStructRoundTripsThroughValues) {
   auto t = List(Struct({{"a", Int32()}, {"b", String()}}));
   auto v = Vector::Make(t);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "parquet/bit_unpack.h"
+#include "parquet/page_buffer_cache.h"
 
 namespace shoal::parquet {
 
@@ -82,6 +83,11 @@ ColumnChunkReader::ColumnChunkReader(const LeafColumn* leaf, std::unique_ptr<Pag
                                      std::string path, ReadStats* stats)
     : leaf_(leaf), pages_(std::move(pages)), num_rows_(num_rows), path_(std::move(path)), stats_(stats), values_(leaf) {}
 
+ColumnChunkReader::~ColumnChunkReader() {
+  PageBufferCache::Give(&page_buf_);
+  PageBufferCache::Give(&dict_body_);
+}
+
 Status ColumnChunkReader::Corrupt(const std::string& what) const {
   return Status::Corruption(path_ + ": column '" + leaf_->dotted_path + "': " + what);
 }
@@ -101,6 +107,7 @@ Status ColumnChunkReader::LoadDictionary(const Page& page) {
   // Kept compressed until a dictionary-encoded page is decoded: a selective read may touch only
   // pages written after the writer fell back to plain encoding.
   dict_header_ = h;
+  PageBufferCache::Fit(&dict_body_, static_cast<size_t>(page.body_size));
   dict_body_.Resize(static_cast<size_t>(page.body_size));
   if (page.body_size > 0) std::memcpy(dict_body_.data(), page.body, static_cast<size_t>(page.body_size));
   dict_pending_ = true;
@@ -116,7 +123,7 @@ Status ColumnChunkReader::DecodePendingDictionary() {
   RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
   RETURN_NOT_OK(Wrap(values_.SetDictionary(page_buf_.data(), static_cast<int64_t>(page_buf_.size()),
                                            dict_header_.dictionary_page_header->num_values)));
-  dict_body_ = columnar::Buffer();
+  PageBufferCache::Give(&dict_body_);
   if (stats_) stats_->pages_read++;
   return Status::OK();
 }
@@ -168,6 +175,8 @@ Status ColumnChunkReader::JumpToPage(int64_t target) {
   RETURN_NOT_OK(pages_->SeekToPage(p));
   next_page_index_ = p;
   page_left_ = 0;
+  value_skip_ = 0;
+  values_deferred_ = false;
   pend_def_.clear();
   pend_rep_.clear();
   pend_pos_ = 0;
@@ -203,16 +212,17 @@ Result<bool> ColumnChunkReader::NextDataPage() {
     seen_data_page_ = true;
     if (num_values < 0) return Corrupt("negative num_values in a data page");
     if (num_values == 0) continue;
-    if (dict_pending_ && (enc == Encoding::kRleDictionary || enc == Encoding::kPlainDictionary)) {
-      RETURN_NOT_OK(DecodePendingDictionary());
-    }
-    RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
-    const uint8_t* p = page_buf_.data();
-    int64_t size = static_cast<int64_t>(page_buf_.size());
     int rep_bw = BitWidthOf(leaf_->max_rep), def_bw = BitWidthOf(leaf_->max_def);
-    int64_t value_count = num_values;
     def_bit_packed_ = rep_bit_packed_ = false;
+    value_skip_ = 0;
+    values_deferred_ = false;
     if (h.type == PageType::kDataPage) {
+      if (dict_pending_ && (enc == Encoding::kRleDictionary || enc == Encoding::kPlainDictionary)) {
+        RETURN_NOT_OK(DecodePendingDictionary());
+      }
+      RETURN_NOT_OK(pages_->Decompress(page, &page_buf_));
+      const uint8_t* p = page_buf_.data();
+      int64_t size = static_cast<int64_t>(page_buf_.size());
       const DataPageHeader& d = *h.data_page_header;
       auto levels = [&](Encoding le, RleBitPackedDecoder* dec, int bw, bool* bp, std::vector<uint16_t>* bpv,
                         int64_t* bp_pos) -> Status {
@@ -238,18 +248,21 @@ Result<bool> ColumnChunkReader::NextDataPage() {
       if (leaf_->max_def > 0) {
         RETURN_NOT_OK(levels(d.definition_level_encoding, &def_dec_, def_bw, &def_bit_packed_, &bp_def_, &bp_def_pos_));
       }
+      RETURN_NOT_OK(Wrap(values_.Reset(enc, p, size, num_values)));
     } else {
+      // v2 stores the levels uncompressed: they are read in place, and the values section is
+      // decompressed (and the dictionary decoded) only when a value is needed (LoadValues).
       const DataPageHeaderV2& d = *h.data_page_header_v2;
       int64_t rl = d.repetition_levels_byte_length, dl = d.definition_levels_byte_length;
-      if (rl + dl > size) return Corrupt("v2 page levels extend past the page");
+      if (rl < 0 || dl < 0 || rl + dl > page.body_size) return Corrupt("v2 page levels extend past the page");
+      const uint8_t* p = page.body;
       if (leaf_->max_rep > 0) RETURN_NOT_OK(Wrap(rep_dec_.Reset(p, rl, rep_bw)));
-      p += rl;
-      if (leaf_->max_def > 0) RETURN_NOT_OK(Wrap(def_dec_.Reset(p, dl, def_bw)));
-      p += dl;
-      size -= rl + dl;
-      value_count = num_values - d.num_nulls;
+      if (leaf_->max_def > 0) RETURN_NOT_OK(Wrap(def_dec_.Reset(p + rl, dl, def_bw)));
+      deferred_page_ = page;
+      deferred_enc_ = enc;
+      deferred_count_ = num_values - d.num_nulls;
+      values_deferred_ = true;
     }
-    RETURN_NOT_OK(Wrap(values_.Reset(enc, p, size, value_count)));
     page_left_ = num_values;
     current_page_index_ = page.page_index;
     if (page.page_index >= 0) next_page_index_ = page.page_index + 1;
@@ -259,6 +272,24 @@ Result<bool> ColumnChunkReader::NextDataPage() {
     if (stats_) stats_->pages_read++;
     return true;
   }
+}
+
+Status ColumnChunkReader::LoadValues() {
+  if (values_deferred_) {
+    values_deferred_ = false;
+    if (dict_pending_ && (deferred_enc_ == Encoding::kRleDictionary || deferred_enc_ == Encoding::kPlainDictionary)) {
+      RETURN_NOT_OK(DecodePendingDictionary());
+    }
+    RETURN_NOT_OK(pages_->DecompressV2Values(deferred_page_, &page_buf_));
+    RETURN_NOT_OK(Wrap(values_.Reset(deferred_enc_, page_buf_.data(), static_cast<int64_t>(page_buf_.size()),
+                                     deferred_count_)));
+  }
+  if (value_skip_ > 0) {
+    const int64_t n = value_skip_;
+    value_skip_ = 0;
+    RETURN_NOT_OK(Wrap(values_.Skip(n)));
+  }
+  return Status::OK();
 }
 
 Result<bool> ColumnChunkReader::EnsurePage() {
@@ -298,6 +329,7 @@ Result<int64_t> ColumnChunkReader::ReadBatch(int64_t max_rows, Vector* out) {
   while (done < max_rows) {
     ASSIGN_OR_RETURN(bool have, EnsurePage());
     if (!have) break;
+    RETURN_NOT_OK(PrepareValues());
     int64_t k = std::min(max_rows - done, page_left_);
     int64_t s = out->size();
     if (max_def == 0) {
@@ -394,6 +426,7 @@ Result<int64_t> ColumnChunkReader::ReadRecords(int64_t max_records, LeafLevels* 
     } else {
       for (size_t j = pend_pos_; j < i; ++j) defined += pend_def_[j] == max_def;
     }
+    RETURN_NOT_OK(PrepareValues());
     RETURN_NOT_OK(Wrap(values_.Decode(defined, out->values.get())));
     out->num_entries += static_cast<int64_t>(n);
     pend_pos_ = i;
@@ -447,7 +480,7 @@ Status ColumnChunkReader::SkipRows(int64_t n) {
         if (*got != k) return Corrupt("page has fewer definition levels than its values");
       }
     }
-    RETURN_NOT_OK(Wrap(values_.Skip(defined)));
+    value_skip_ += defined;  // passed over only if a later read in this page needs values
     page_left_ -= k;
     left -= k;
     rows_consumed_ += k;
@@ -455,26 +488,35 @@ Status ColumnChunkReader::SkipRows(int64_t n) {
   return Status::OK();
 }
 
-}  // namespace shoal::parquet
-
-namespace shoal::parquet {
-
-Status ColumnChunkReader::ReadSelected(int64_t num_rows, const uint32_t* sel, int64_t nsel, Vector* out) {
-  if (leaf_->max_rep > 0) return Status::Internal("ReadSelected on a repeated column");
+template <typename ReadRun>
+Status ColumnChunkReader::ReadSelectedRuns(int64_t num_rows, const uint32_t* sel, int64_t nsel, const char* what,
+                                           ReadRun read_run) {
+  if (leaf_->max_rep > 0) return Status::Internal(std::string(what) + " on a repeated column");
+  if (sel == nullptr) {
+    if (nsel != num_rows) return Status::Internal(std::string(what) + ": nsel must equal num_rows without a selection");
+    return read_run(num_rows, int64_t{0});
+  }
   int64_t pos = 0;
   int64_t i = 0;
   while (i < nsel) {
     int64_t start = sel[i];
     int64_t j = i + 1;
     while (j < nsel && sel[j] == sel[j - 1] + 1) ++j;
-    if (start < pos || start + (j - i) > num_rows) return Status::Internal("ReadSelected: selection out of order");
+    if (start < pos || start + (j - i) > num_rows) return Status::Internal(std::string(what) + ": selection out of order");
     RETURN_NOT_OK(SkipRows(start - pos));
-    ASSIGN_OR_RETURN(int64_t got, ReadBatch(j - i, out));
-    if (got != j - i) return Corrupt("column chunk ends before its row group's rows");
-    pos = start + got;
+    RETURN_NOT_OK(read_run(j - i, i));
+    pos = start + (j - i);
     i = j;
   }
   return SkipRows(num_rows - pos);
+}
+
+Status ColumnChunkReader::ReadSelected(int64_t num_rows, const uint32_t* sel, int64_t nsel, Vector* out) {
+  return ReadSelectedRuns(num_rows, sel, nsel, "ReadSelected", [&](int64_t n, int64_t) -> Status {
+    ASSIGN_OR_RETURN(int64_t got, ReadBatch(n, out));
+    if (got != n) return Corrupt("column chunk ends before its row group's rows");
+    return Status::OK();
+  });
 }
 
 Status ColumnChunkReader::ReadIndices(int64_t n, uint32_t null_index, uint32_t* idx) {
@@ -483,6 +525,7 @@ Status ColumnChunkReader::ReadIndices(int64_t n, uint32_t null_index, uint32_t* 
   while (done < n) {
     ASSIGN_OR_RETURN(bool have, EnsurePage());
     if (!have) return Corrupt("column chunk ends before its row group's rows");
+    RETURN_NOT_OK(PrepareValues());
     if (!values_.page_is_dictionary()) {
       return Corrupt("a data page is not dictionary-encoded although the chunk metadata says every page is");
     }
@@ -519,24 +562,44 @@ Status ColumnChunkReader::ReadIndices(int64_t n, uint32_t null_index, uint32_t* 
 
 Status ColumnChunkReader::ReadSelectedIndices(int64_t num_rows, const uint32_t* sel, int64_t nsel,
                                               uint32_t null_index, uint32_t* idx) {
-  if (leaf_->max_rep > 0) return Status::Internal("ReadSelectedIndices on a repeated column");
-  if (sel == nullptr) {
-    if (nsel != num_rows) return Status::Internal("ReadSelectedIndices: nsel must equal num_rows without a selection");
-    return ReadIndices(num_rows, null_index, idx);
+  return ReadSelectedRuns(num_rows, sel, nsel, "ReadSelectedIndices",
+                          [&](int64_t n, int64_t at) { return ReadIndices(n, null_index, idx + at); });
+}
+
+Status ColumnChunkReader::ReadDefined(int64_t n, uint8_t* defined) {
+  const int max_def = leaf_->max_def;
+  int64_t done = 0;
+  while (done < n) {
+    ASSIGN_OR_RETURN(bool have, EnsurePage());
+    if (!have) return Corrupt("column chunk ends before its row group's rows");
+    int64_t k = std::min(n - done, page_left_);
+    uint8_t* out = defined + done;
+    int64_t m = k;
+    if (max_def == 0) {
+      std::memset(out, 1, static_cast<size_t>(k));
+    } else {
+      scratch_def_.resize(static_cast<size_t>(k));
+      RETURN_NOT_OK(DecodeLevels(&def_dec_, def_bit_packed_, max_def, k, scratch_def_.data(), "definition"));
+      const uint16_t* def = scratch_def_.data();
+      m = 0;
+      for (int64_t i = 0; i < k; ++i) {
+        const uint8_t d = def[i] == max_def;
+        out[i] = d;
+        m += d;
+      }
+    }
+    value_skip_ += m;
+    page_left_ -= k;
+    done += k;
+    rows_consumed_ += k;
   }
-  int64_t pos = 0;
-  int64_t i = 0;
-  while (i < nsel) {
-    int64_t start = sel[i];
-    int64_t j = i + 1;
-    while (j < nsel && sel[j] == sel[j - 1] + 1) ++j;
-    if (start < pos || start + (j - i) > num_rows) return Status::Internal("ReadSelectedIndices: selection out of order");
-    RETURN_NOT_OK(SkipRows(start - pos));
-    RETURN_NOT_OK(ReadIndices(j - i, null_index, idx + i));
-    pos = start + (j - i);
-    i = j;
-  }
-  return SkipRows(num_rows - pos);
+  return Status::OK();
+}
+
+Status ColumnChunkReader::ReadSelectedDefined(int64_t num_rows, const uint32_t* sel, int64_t nsel,
+                                              uint8_t* defined) {
+  return ReadSelectedRuns(num_rows, sel, nsel, "ReadSelectedDefined",
+                          [&](int64_t n, int64_t at) { return ReadDefined(n, defined + at); });
 }
 
 }  // namespace shoal::parquet

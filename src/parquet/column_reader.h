@@ -35,6 +35,10 @@ class ColumnChunkReader {
   // file in messages.
   ColumnChunkReader(const LeafColumn* leaf, std::unique_ptr<PageReader> pages, int64_t num_rows, std::string path,
                     ReadStats* stats);
+  // Hands the page buffers to the thread's PageBufferCache.
+  ~ColumnChunkReader();
+  ColumnChunkReader(const ColumnChunkReader&) = delete;
+  ColumnChunkReader& operator=(const ColumnChunkReader&) = delete;
 
   // Appends up to max_rows rows to `out` (of the leaf's type) with NULLs from the definition
   // levels; for leaves without repetition only. Returns the rows appended (0 at the end).
@@ -56,6 +60,11 @@ class ColumnChunkReader {
   // Corruption. Flat leaves only.
   Status ReadSelectedIndices(int64_t num_rows, const uint32_t* sel, int64_t nsel, uint32_t null_index,
                              uint32_t* idx);
+
+  // Like ReadSelectedIndices, but writes whether each selected row is non-NULL (1) or NULL (0)
+  // to defined[0, nsel), from the definition levels alone: the values are not decoded, and on
+  // v2 pages (whose levels are stored uncompressed) not even decompressed. Flat leaves only.
+  Status ReadSelectedDefined(int64_t num_rows, const uint32_t* sel, int64_t nsel, uint8_t* defined);
 
   // Data pages of the OffsetIndex neither read nor skipped yet (0 without an OffsetIndex).
   int64_t pages_unread() const;
@@ -84,6 +93,20 @@ class ColumnChunkReader {
   Status FillPending(int64_t want);
   // The next n rows' dictionary indices (NULL rows: null_index).
   Status ReadIndices(int64_t n, uint32_t null_index, uint32_t* idx);
+  // The next n rows' non-NULL flags.
+  Status ReadDefined(int64_t n, uint8_t* defined);
+  // Walks selection `sel` (all num_rows rows when null, nsel == num_rows) of the next num_rows
+  // rows: skips the gaps and calls read_run(n, at) for each run of n consecutive selected rows,
+  // `at` being the run's first index in sel. `what` names the caller in errors. Flat leaves only.
+  template <typename ReadRun>
+  Status ReadSelectedRuns(int64_t num_rows, const uint32_t* sel, int64_t nsel, const char* what, ReadRun read_run);
+  // Makes the current page's value decoder usable: decompresses a deferred v2 values section
+  // and applies the pending value skip. Call before any use of values_.
+  Status PrepareValues() {
+    if (!values_deferred_ && value_skip_ == 0) return Status::OK();
+    return LoadValues();
+  }
+  Status LoadValues();
   Status Corrupt(const std::string& what) const;
   // Prefixes an error from a decoder with the file path and column.
   Status Wrap(const Status& st) const;
@@ -104,6 +127,14 @@ class ColumnChunkReader {
   std::vector<uint16_t> bp_def_, bp_rep_;
   int64_t bp_def_pos_ = 0, bp_rep_pos_ = 0;
   int64_t page_left_ = 0;      // level entries of the current page not yet decoded
+  // Values of the current page skipped but not yet passed over in values_ (levels-only reads
+  // and skips move past values lazily; a page left before its values are used never decodes them).
+  int64_t value_skip_ = 0;
+  // A v2 page whose values section is not decompressed yet: its page, encoding and value count.
+  bool values_deferred_ = false;
+  Page deferred_page_;
+  Encoding deferred_enc_ = Encoding::kPlain;
+  int64_t deferred_count_ = 0;
   int current_page_index_ = -1;
   int next_page_index_ = 0;    // with an OffsetIndex: pages before it were read or skipped
   bool seen_data_page_ = false;

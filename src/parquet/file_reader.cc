@@ -288,8 +288,8 @@ Result<columnar::VectorPtr> RowGroupReader::ReadFieldSelected(int i, int64_t n, 
   return ReadFieldImpl(i, n, sel ? sel : &kNone, sel ? nsel : 0);
 }
 
-Status RowGroupReader::ReadFieldIndices(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint32_t null_index,
-                                        uint32_t* idx) {
+Result<ColumnChunkReader*> RowGroupReader::FlatLeafReader(int i, int64_t n, const uint32_t* sel, int64_t nsel,
+                                                          const char* what) {
   if (i < 0 || i >= num_fields()) return Status::InvalidArgument(file_->path() + ": no field " + std::to_string(i));
   if (n < 0 || n > num_rows_ - field_position_[i]) {
     return Status::InvalidArgument(file_->path() + ": read past the end of row group " + std::to_string(row_group_));
@@ -298,14 +298,27 @@ Status RowGroupReader::ReadFieldIndices(int i, int64_t n, const uint32_t* sel, i
   const ParquetSchema& ps = file_->parquet_schema();
   const FieldNode& node = ps.fields()[fields_[i]];
   if (node.kind != FieldNode::Kind::kLeaf || ps.leaves()[node.leaf].max_rep != 0) {
-    return Status::Internal("ReadFieldIndices on a nested field");
+    return Status::Internal(std::string(what) + " on a nested field");
   }
   if (sel != nullptr) {
     for (int64_t k = 0; k < nsel; ++k) {
-      if (sel[k] >= n || (k > 0 && sel[k] <= sel[k - 1])) return Status::Internal("ReadFieldIndices: bad selection");
+      if (sel[k] >= n || (k > 0 && sel[k] <= sel[k - 1])) return Status::Internal(std::string(what) + ": bad selection");
     }
   }
-  RETURN_NOT_OK(readers_[reader_of_leaf_[node.leaf]]->ReadSelectedIndices(n, sel, nsel, null_index, idx));
+  return readers_[reader_of_leaf_[node.leaf]].get();
+}
+
+Status RowGroupReader::ReadFieldIndices(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint32_t null_index,
+                                        uint32_t* idx) {
+  ASSIGN_OR_RETURN(ColumnChunkReader * reader, FlatLeafReader(i, n, sel, nsel, "ReadFieldIndices"));
+  RETURN_NOT_OK(reader->ReadSelectedIndices(n, sel, nsel, null_index, idx));
+  field_position_[i] += n;
+  return Status::OK();
+}
+
+Status RowGroupReader::ReadFieldDefined(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint8_t* defined) {
+  ASSIGN_OR_RETURN(ColumnChunkReader * reader, FlatLeafReader(i, n, sel, nsel, "ReadFieldDefined"));
+  RETURN_NOT_OK(reader->ReadSelectedDefined(n, sel, nsel, defined));
   field_position_[i] += n;
   return Status::OK();
 }

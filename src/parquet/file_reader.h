@@ -48,6 +48,10 @@ class RowGroupReader {
   // (sel null: all n rows, nsel == n) to idx; NULL rows get `null_index`. Values are not
   // materialized: a filter evaluated once on the dictionary runs on the indices.
   Status ReadFieldIndices(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint32_t null_index, uint32_t* idx);
+  // Consumes the next n rows of field i (a flat leaf) and writes whether each row at offsets
+  // sel[0, nsel) (sel null: all n rows, nsel == n) is non-NULL (1) or NULL (0) to `defined`,
+  // from the definition levels alone (IS [NOT] NULL without decoding values).
+  Status ReadFieldDefined(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint8_t* defined);
   // Skips the next n rows of field i.
   Status SkipField(int i, int64_t n);
   int64_t field_position(int i) const { return field_position_[i]; }
@@ -69,6 +73,9 @@ class RowGroupReader {
   Status Init(bool for_skip);
   // Reads n whole rows of field i (any shape) into a new vector.
   Result<columnar::VectorPtr> ReadFieldRows(int i, int64_t n);
+  // Checks a read of n rows of field i at selection sel (a flat leaf, sel ascending below n)
+  // and returns its column reader; `what` names the caller in errors.
+  Result<ColumnChunkReader*> FlatLeafReader(int i, int64_t n, const uint32_t* sel, int64_t nsel, const char* what);
   // ReadField (sel null) and ReadFieldSelected.
   Result<columnar::VectorPtr> ReadFieldImpl(int i, int64_t n, const uint32_t* sel, int64_t nsel);
   // Skips n rows of every leaf of field i (field_position_ unchanged).

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "parquet/compression.h"
+#include "parquet/page_buffer_cache.h"
 
 namespace shoal::parquet {
 
@@ -57,8 +58,11 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(const io::RandomAccessFile*
   return r;
 }
 
+PageReader::~PageReader() { PageBufferCache::Give(&buffer_); }
+
 Status PageReader::LoadSegment(size_t i) {
   const Segment& s = segments_[i];
+  PageBufferCache::Fit(&buffer_, static_cast<size_t>(s.length));
   buffer_.Resize(static_cast<size_t>(s.length));
   RETURN_NOT_OK(file_->ReadAt(s.offset, s.length, buffer_.data()));
   if (stats_) {
@@ -149,6 +153,7 @@ Result<bool> PageReader::ParsePage(Page* page) {
 Status PageReader::Decompress(const Page& page, columnar::Buffer* out) const {
   const PageHeader& h = page.header;
   size_t usize = static_cast<size_t>(h.uncompressed_page_size);
+  PageBufferCache::Fit(out, usize);
   out->Resize(usize);
   auto wrap = [&](const Status& st) {
     return Status(st.code(), file_->path() + ": column '" + column_ + "': " + st.message());
@@ -172,6 +177,28 @@ Status PageReader::Decompress(const Page& page, columnar::Buffer* out) const {
   if (usize == 0) return Status::OK();
   Status st = parquet::Decompress(codec_, page.body, static_cast<size_t>(page.body_size), out->data(), usize);
   return st.ok() ? st : wrap(st);
+}
+
+Status PageReader::DecompressV2Values(const Page& page, columnar::Buffer* out) const {
+  const PageHeader& h = page.header;
+  auto fail = [&](const std::string& what) {
+    return Status::Corruption(file_->path() + ": column '" + column_ + "': " + what);
+  };
+  if (h.type != PageType::kDataPageV2 || !h.data_page_header_v2) return Status::Internal("not a v2 data page");
+  const DataPageHeaderV2& v2 = *h.data_page_header_v2;
+  int64_t levels = int64_t{v2.definition_levels_byte_length} + v2.repetition_levels_byte_length;
+  if (v2.definition_levels_byte_length < 0 || v2.repetition_levels_byte_length < 0 || levels > page.body_size ||
+      levels > h.uncompressed_page_size) {
+    return fail("v2 page level lengths exceed the page size");
+  }
+  size_t out_size = static_cast<size_t>(h.uncompressed_page_size - levels);
+  PageBufferCache::Fit(out, out_size);
+  out->Resize(out_size);
+  if (out_size == 0) return Status::OK();
+  CompressionCodec codec = v2.is_compressed ? codec_ : CompressionCodec::kUncompressed;
+  Status st = parquet::Decompress(codec, page.body + levels, static_cast<size_t>(page.body_size - levels), out->data(),
+                                  out_size);
+  return st.ok() ? st : Status(st.code(), file_->path() + ": column '" + column_ + "': " + st.message());
 }
 
 }  // namespace shoal::parquet

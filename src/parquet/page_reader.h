@@ -34,13 +34,23 @@ class PageReader {
   static Result<std::unique_ptr<PageReader>> Make(const io::RandomAccessFile* file, const ColumnMetaData& meta,
                                                   std::string column, const OffsetIndex* offset_index,
                                                   const ReaderOptions& options, ReadStats* stats);
+  // Hands the chunk buffer to the thread's PageBufferCache.
+  ~PageReader();
+  PageReader(const PageReader&) = delete;
+  PageReader& operator=(const PageReader&) = delete;
 
   // Reads the next page's header and body (verifying its CRC when present). Returns false at
   // the end of the chunk.
   Result<bool> Next(Page* page);
-  // Decompresses `page` into `out` (resized to the page's uncompressed size). For v2 data pages
-  // the level bytes are copied as they are and only the values section is decompressed.
+  // Decompresses `page` into `out` (resized to the page's uncompressed size; its old contents
+  // are dropped and its memory may be swapped with a cached buffer, so `page.body` must not
+  // point into it). For v2 data pages the level bytes are copied as they are and only the
+  // values section is decompressed.
   Status Decompress(const Page& page, columnar::Buffer* out) const;
+
+  // For a v2 data page: decompresses only its values section (the bytes after the levels,
+  // which v2 stores uncompressed) into `out`, resized to the values' uncompressed size.
+  Status DecompressV2Values(const Page& page, columnar::Buffer* out) const;
 
   // True when pages can be skipped without reading them (an OffsetIndex is in use).
   bool has_offset_index() const { return offset_index_ != nullptr; }

@@ -6,6 +6,7 @@
 #include "delta/deletion_vector.h"
 #include "expr/can_match.h"
 #include "parquet/dictionary_probe.h"
+#include "parquet/page_buffer_cache.h"
 #include "parquet/statistics.h"
 #include "scan/column_adapter.h"
 #include "scan/file_stats.h"
@@ -45,6 +46,9 @@ FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
   for (const expr::ExprPtr& f : spec_.filters) {
     conjunct_columns_.push_back(expr::CollectColumns(*f));
     conjunct_cost_.push_back(StaticConjunctCost(*f));
+    const bool null_test = f->kind == expr::ExprKind::kIsNull && !f->negated && f->args.size() == 1 &&
+                           f->args[0]->kind == expr::ExprKind::kColumnRef;
+    null_test_column_.push_back(null_test ? f->args[0]->column : -1);
   }
   for (size_t i = 0; i < files_.size(); ++i) queue_.push_back({static_cast<int>(i), -1, nullptr, {}, false});
   metrics_.files_total = spec_.files_total;
@@ -282,6 +286,11 @@ void FileSetScan::PrepareDictFilter(Local* local, int k) {
   const parquet::ParquetSchema& ps = fst.reader->parquet_schema();
   const parquet::FieldNode& node = ps.fields()[fst.read_fields[s]];
   if (node.kind != parquet::FieldNode::Kind::kLeaf || ps.leaves()[node.leaf].max_rep != 0) return;
+  if (null_test_column_[k] == j && spec_.table->columns[c].type->id() != columnar::TypeId::kNull) {
+    df.levels_only = true;
+    df.column = j;
+    return;
+  }
   const int64_t rows = fst.reader->row_group_num_rows(local->row_group);
   // A dictionary costs about one evaluation per entry: worth it only when smaller than the rows.
   const int64_t max_bytes = std::min<int64_t>(parquet::kMaxProbeDictionaryBytes, std::max<int64_t>(rows * 16, 4096));
@@ -350,8 +359,27 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
     Local::DictFilter& df = local->dict_filters[k];
     if (!df.tried) PrepareDictFilter(local, k);
     int64_t kept = 0;
-    columnar::VectorPtr dict_column;  // with the dictionary: the column's kept values
-    if (df.usable && !local->held[df.column]) {
+    columnar::VectorPtr dict_column;  // with the dictionary or levels only: the column's kept values
+    if (df.levels_only && !local->held[df.column]) {
+      // IS NULL from the definition levels: the kept rows are the NULL ones, so their values
+      // are known without reading any.
+      const int s = fst.slot[df.column];
+      parquet::RowGroupReader& rg = *local->rg_reader;
+      int64_t at = rg.field_position(s);
+      if (at < begin) RETURN_NOT_OK(rg.SkipField(s, begin - at));
+      local->defined.resize(static_cast<size_t>(m));
+      Status st = rg.ReadFieldDefined(s, n, sel, m, local->defined.data());
+      if (!st.ok()) return st.WithContext(files_[fst.index].path);
+      local->pos.resize(static_cast<size_t>(m));
+      const uint8_t* defined = local->defined.data();
+      uint32_t* pos = local->pos.data();
+      for (int64_t i = 0; i < m; ++i) {
+        pos[kept] = static_cast<uint32_t>(i);
+        kept += defined[i] ^ 1;
+      }
+      local->pos.resize(static_cast<size_t>(kept));
+      dict_column = columnar::Vector::MakeNull(spec_.table->columns[spec_.columns[df.column]].type, kept);
+    } else if (df.usable && !local->held[df.column]) {
       // On indices: one lookup per row in the pass table evaluated on the dictionary.
       const int s = fst.slot[df.column];
       parquet::RowGroupReader& rg = *local->rg_reader;
@@ -502,13 +530,20 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
       return true;
     }
     Morsel m;
+    bool done = false;
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] { return !queue_.empty() || opening_ == 0; });
-      if (queue_.empty()) return false;
-      m = std::move(queue_.front());
-      queue_.pop_front();
-      if (m.row_group < 0) ++opening_;
+      done = queue_.empty();
+      if (!done) {
+        m = std::move(queue_.front());
+        queue_.pop_front();
+        if (m.row_group < 0) ++opening_;
+      }
+    }
+    if (done) {
+      parquet::PageBufferCache::Clear();  // idle threads keep no page buffers
+      return false;
     }
     if (m.row_group < 0) {
       Status st = ExpandFile(&m);

@@ -14,7 +14,7 @@
 // and runs of rows skipped); batches where the filter keeps most rows are read whole. A
 // conjunct on one column whose chunk is entirely dictionary-encoded is evaluated once per row
 // group on the dictionary, then per row on the dictionary indices (values never materialized
-// for rows it drops). Each
+// for rows it drops); `column IS NULL` is decided from the definition levels alone. Each
 // batch carries an order key (file index << 40 | row group << 20 | batch) so ordered output
 // is possible.
 //
@@ -144,6 +144,7 @@ class FileSetScan {
   expr::ExprPtr filter_;  // AND of spec_.filters, or null
   std::vector<std::vector<int>> conjunct_columns_;  // per filter: the output columns it reads
   std::vector<double> conjunct_cost_;               // per filter: StaticConjunctCost
+  std::vector<int> null_test_column_;               // per filter: j when it is `column j IS NULL`, else -1
 
   mutable std::mutex mu_;
   std::condition_variable cv_;  // signalled when a file's row groups are queued
@@ -177,6 +178,9 @@ class FileSetScan::Local {
   struct DictFilter {
     bool tried = false;
     bool usable = false;
+    // `column IS NULL` on a flat leaf: decided from the definition levels alone, and the
+    // column's kept values (all NULL) never read.
+    bool levels_only = false;
     int column = -1;                // output column the conjunct reads
     std::vector<uint8_t> pass;      // per dictionary index; pass[dictionary size]: NULL rows
     columnar::VectorPtr values;     // the dictionary in the table type, a NULL appended
@@ -184,6 +188,7 @@ class FileSetScan::Local {
   std::vector<DictFilter> dict_filters;
   std::vector<uint32_t> idx;                 // dictionary indices of the rows being filtered
   std::vector<uint32_t> kept_idx;            // of those, the indices of the rows kept
+  std::vector<uint8_t> defined;              // levels_only: per row being filtered, non-NULL
 };
 
 }  // namespace shoal::scan

@@ -162,7 +162,7 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
                             "\"");
     }
     const ParsedExpression* value = s.assignments[i].value.get();
-    ASSIGN_OR_RETURN(bool keep, rules.ResolveAssignedValue(static_cast<size_t>(c), &value, &default_values));
+    ASSIGN_OR_RETURN(bool keep, rules.ResolveUpdateValue(static_cast<size_t>(c), &value, &default_values));
     if (!keep) continue;
     assignment_of[c] = static_cast<int>(items.size());
     items.push_back(value);

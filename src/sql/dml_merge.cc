@@ -32,6 +32,7 @@ struct BoundClause {
   expr::ExprPtr condition;         // null: always
   std::vector<expr::ExprPtr> row;  // UPDATE / INSERT: the new row, one expr per table column
   std::vector<bool> supplied;      // per table column: false for generated columns to compute
+  std::vector<bool> identity;      // INSERT: per table column, true where it gets identity values
 };
 
 // Positions of the source's columns by name.
@@ -148,7 +149,7 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
         }
         seen[static_cast<size_t>(col)] = true;
         const ParsedExpression* value = a.value.get();
-        ASSIGN_OR_RETURN(bool keep, rules.ResolveAssignedValue(static_cast<size_t>(col), &value, &default_values));
+        ASSIGN_OR_RETURN(bool keep, rules.ResolveUpdateValue(static_cast<size_t>(col), &value, &default_values));
         if (!keep) continue;
         refs[k].columns.push_back(col);
         refs[k].values.push_back(static_cast<int>(items.size()));
@@ -180,7 +181,7 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
       for (size_t v = 0; v < c.insert_values.size(); ++v) {
         int col = refs[k].columns[v];
         const ParsedExpression* value = c.insert_values[v].get();
-        ASSIGN_OR_RETURN(bool keep, rules.ResolveAssignedValue(static_cast<size_t>(col), &value, &default_values));
+        ASSIGN_OR_RETURN(bool keep, rules.ResolveInsertValue(static_cast<size_t>(col), &value, &default_values));
         if (!keep) continue;
         columns.push_back(col);
         refs[k].values.push_back(static_cast<int>(items.size()));
@@ -192,6 +193,11 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
       return Status::Binder("WHEN NOT MATCHED clauses can only INSERT");
     } else if (c.action == MergeAction::kInsertStar && c.match != MergeMatch::kNotMatchedByTarget) {
       return Status::Binder("only WHEN NOT MATCHED clauses can INSERT");
+    } else if (c.action == MergeAction::kUpdateStar) {
+      // UPDATE SET * assigns every target column, so also the identity ones (as in Delta).
+      for (size_t col = 0; col < static_cast<size_t>(n); ++col) {
+        if (rules.identity().Is(col)) return rules.identity().UpdateNotSupported(col);
+      }
     }
   }
   std::vector<expr::ExprPtr> bound;
@@ -220,20 +226,25 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
     const bool insert = c.action == MergeAction::kInsert || c.action == MergeAction::kInsertStar;
     b.row.resize(static_cast<size_t>(n));
     b.supplied.assign(static_cast<size_t>(n), false);
+    b.identity.assign(static_cast<size_t>(n), false);
     for (int col = 0; col < n; ++col) {
       const auto& f = schema.schema.fields[static_cast<size_t>(col)];
+      const bool identity = insert && rules.identity().Is(static_cast<size_t>(col));
       if (c.action == MergeAction::kUpdateStar || c.action == MergeAction::kInsertStar) {
         auto j = SourceColumn(*source, f.name, insert ? "INSERT *" : "UPDATE SET *");
-        if (!j.ok() && rules.IsGenerated(static_cast<size_t>(col))) {
-          b.row[col] = expr::Literal(columnar::Value::Null(f.type));  // computed below
+        if (!j.ok() && (rules.IsGenerated(static_cast<size_t>(col)) || identity)) {
+          b.row[col] = expr::Literal(columnar::Value::Null(f.type));  // computed or generated below
+          b.identity[static_cast<size_t>(col)] = identity;
           continue;
         }
         RETURN_NOT_OK(j.status());
+        if (identity) RETURN_NOT_OK(rules.identity().CheckExplicitInsert(static_cast<size_t>(col)));
         const auto& sf = source->columns[static_cast<size_t>(*j)];
         ASSIGN_OR_RETURN(b.row[col], CastTo(expr::ColumnRef(*j, sf.type, sf.name, true), f.type));
         b.supplied[static_cast<size_t>(col)] = true;
       } else if (insert) {
         b.row[col] = expr::Literal(rules.OmittedValue(static_cast<size_t>(col)));
+        b.identity[static_cast<size_t>(col)] = identity;  // unless a value is supplied below
       } else {
         b.row[col] = expr::ColumnRef(tbase + col, f.type, f.name, true);
       }
@@ -243,6 +254,7 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
       ASSIGN_OR_RETURN(b.row[col], CastTo(bound[static_cast<size_t>(refs[k].values[v])],
                                           schema.schema.fields[static_cast<size_t>(col)].type));
       b.supplied[static_cast<size_t>(col)] = true;
+      b.identity[static_cast<size_t>(col)] = false;
     }
   }
 
@@ -348,6 +360,8 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
   }
   const bool duplicates_ok = matched_clauses == 1 && only_unconditional_delete;
 
+  // Identity values: one sequence per column, shared by all INSERT clauses (values stay unique).
+  std::vector<int64_t> identity_used(static_cast<size_t>(n), 0);
   table::FilePositions read, modified;
   DmlCounts counts;
   expr::EvalContext ectx(env.ctx->statement_timestamp);
@@ -409,6 +423,12 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
         ASSIGN_OR_RETURN(columnar::VectorPtr v, expr::Evaluate(*e, *picked, ectx));
         out.push_back(std::move(v));
       }
+      for (size_t col = 0; col < c.identity.size(); ++col) {
+        if (!c.identity[col]) continue;
+        ASSIGN_OR_RETURN(out[col], IdentityValues(rules.identity().Sequence(col), identity_used[col], m,
+                                                  schema.schema.fields[col].name));
+        identity_used[col] += m;
+      }
       columnar::RecordBatch new_rows(out_schema, std::move(out), m);
       RETURN_NOT_OK(rules.ApplyGenerated(&new_rows, c.supplied, ectx));
       if (row_ids) {
@@ -423,6 +443,13 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
     ASSIGN_OR_RETURN(std::string path, delta::ResolveTablePath(target.table->snapshot()->table_root(), a.path));
     target.staged_files->push_back(std::move(path));
     target.txn->AddFile(std::move(a));
+  }
+  // Identity high-water marks move in the same commit, as INSERT's.
+  if (std::any_of(identity_used.begin(), identity_used.end(), [](int64_t u) { return u > 0; })) {
+    ASSIGN_OR_RETURN(delta::Metadata updated,
+                     rules.identity().WithHighWaterMarks(target.txn->metadata(), identity_used));
+    target.txn->UpdateMetadata(std::move(updated));
+    target.txn->SetGeneratesIdentityValues(true);
   }
   if (key.source) {
     ASSIGN_OR_RETURN(expr::ExprPtr keys, SourceKeysIn(key, batches, marker, ectx));

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "columnar/value.h"
+#include "delta/json_fields.h"
 #include "delta/schema_json.h"
 #include "delta/stats_json.h"
 #include "delta/table_path.h"
@@ -13,6 +14,7 @@
 #include "sql/column_defaults.h"
 #include "sql/executor.h"
 #include "sql/generated_columns.h"
+#include "sql/identity_columns.h"
 #include "sql/query_result_impl.h"
 #include "sql/session.h"
 #include "sql/table_expression.h"
@@ -174,18 +176,10 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
                                         const ParsedExpression* replace_where, bool overwrite) {
   if (write->already_committed) return int64_t{0};
   ASSIGN_OR_RETURN(scan::TableSchema table, scan::BuildTableSchema(metadata));
-  ASSIGN_OR_RETURN(delta::SchemaField delta_root, delta::ParseSchemaJson(metadata.schema_string));
   const size_t ncols = table.schema.size();
   const std::string& name = write->display_name;
-
-  // Identity columns, by table column.
-  std::vector<const delta::SchemaField*> identity(ncols, nullptr);
-  for (size_t c = 0; c < ncols; ++c) {
-    for (const auto& f : delta_root.children) {
-      if (Lower(f.name) == Lower(table.schema.fields[c].name) && f.IsIdentityColumn()) identity[c] = &f;
-    }
-  }
-  auto always = [&](size_t c) { return identity[c] && !identity[c]->IdentityAllowExplicitInsert().value_or(false); };
+  ASSIGN_OR_RETURN(IdentityColumns identity, IdentityColumns::Make(metadata, table.schema));
+  auto always = [&](size_t c) { return identity.IsAlways(c); };
 
   ExecContext ctx;
   InitContext(&ctx);
@@ -199,7 +193,7 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
   std::vector<std::string> columns = named_columns;
   if (HasDefaultKeyword(query) && !query.HasModifiers()) {
     ASSIGN_OR_RETURN(columns, ResolveDefaultKeywords(query.As<ValuesNode>(), table.schema, named_columns, defaults,
-                                                     omittable, [&](size_t c) { return omittable(c) || identity[c]; },
+                                                     omittable, [&](size_t c) { return omittable(c) || identity.Is(c); },
                                                      &rewritten));
     q = rewritten.get();
   }
@@ -238,10 +232,7 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
   for (size_t i = 0; i < targets.size(); ++i) {
     size_t c = targets[i];
     const columnar::Field& f = table.schema.fields[c];
-    if (always(c)) {
-      return Status::Binder("Providing values for GENERATED ALWAYS AS IDENTITY column " + f.name +
-                            " is not supported.");
-    }
+    RETURN_NOT_OK(identity.CheckExplicitInsert(c));
     if (!StoreAssignable(*qschema->fields[i].type, *f.type)) {
       return Status::Binder("Cannot write incompatible data for the table " + name + ": Cannot safely cast `" +
                             f.name + "` \"" + qschema->fields[i].type->ToString() + "\" to \"" +
@@ -259,12 +250,7 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
   spec.source_index = source;
   spec.identity.resize(ncols);
   for (size_t c = 0; c < ncols; ++c) {
-    if (!identity[c] || source[c] >= 0) continue;
-    IdentitySequence seq;
-    seq.step = identity[c]->IdentityStep().value_or(1);
-    auto hwm = identity[c]->IdentityHighWaterMark();
-    seq.base = hwm ? *hwm + seq.step : identity[c]->IdentityStart().value_or(1);
-    spec.identity[c] = seq;
+    if (identity.Is(c) && source[c] < 0) spec.identity[c] = identity.Sequence(c);
   }
   ASSIGN_OR_RETURN(spec.writer_options.check, CheckConstraints(metadata, table.schema));
   spec.generated = generated_columns;
@@ -289,29 +275,14 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
   for (const auto& add : sink.adds()) write->txn->AddFile(add);
 
   // Identity high-water marks move in the same commit.
+  std::vector<int64_t> used(ncols, 0);
   bool generated = false;
-  delta::Json schema_json = delta::Json::parse(metadata.schema_string, nullptr, false);
   for (size_t c = 0; c < ncols; ++c) {
-    if (!identity[c] || source[c] >= 0) continue;
-    int64_t used = sink.identity_count(c);
-    if (used == 0) continue;
-    int64_t step = identity[c]->IdentityStep().value_or(1);
-    auto hwm = identity[c]->IdentityHighWaterMark();
-    int64_t base = hwm ? *hwm + step : identity[c]->IdentityStart().value_or(1);
-    int64_t last = base + (used - 1) * step;
-    if (!schema_json.is_object() || !schema_json.contains("fields")) {
-      return Status::Corruption("table " + name + ": schema is not a JSON struct");
-    }
-    for (auto& f : schema_json["fields"]) {
-      if (f.contains("name") && f["name"].is_string() && f["name"].get<std::string>() == identity[c]->name) {
-        f["metadata"]["delta.identity.highWaterMark"] = last;
-      }
-    }
-    generated = true;
+    used[c] = sink.identity_count(c);
+    generated = generated || used[c] > 0;
   }
   if (generated) {
-    delta::Metadata updated = metadata;
-    updated.schema_string = schema_json.dump();
+    ASSIGN_OR_RETURN(delta::Metadata updated, identity.WithHighWaterMarks(metadata, used));
     write->txn->UpdateMetadata(std::move(updated));
     write->txn->SetGeneratesIdentityValues(true);
   }
@@ -325,7 +296,7 @@ Result<QueryResult> Session::RunInsert(const Statement& s) {
   const bool overwrite = ins.overwrite || ins.replace_where != nullptr;
   params["mode"] = overwrite ? "Overwrite" : "Append";
   params["partitionBy"] = "[]";
-  if (ins.replace_where) params["predicate"] = delta::Json::array({ins.replace_where->ToString()}).dump();
+  if (ins.replace_where) params["predicate"] = delta::JsonText(delta::Json::array({ins.replace_where->ToString()}));
   ASSIGN_OR_RETURN(TableWrite * w, BeginTableWrite(ins.table, "WRITE", std::move(params)));
   auto rows = WriteQueryInto(w, w->txn->metadata(), *ins.query, ins.columns, ins.replace_where.get(), overwrite);
   if (!rows.ok()) {

@@ -40,17 +40,8 @@ Result<columnar::BatchPtr> TableWriteSink::ToTableRows(const columnar::RecordBat
       if (!cast.ok()) return cast.status().WithContext("column " + f.name);
       cols[c] = std::move(*cast);
     } else if (spec_.identity[c]) {
-      const IdentitySequence& seq = *spec_.identity[c];
       int64_t first = identity_used_[c]->fetch_add(n);
-      auto v = columnar::Vector::Make(columnar::Int64(), n);
-      for (int64_t i = 0; i < n; ++i) {
-        int64_t offset = 0, value = 0;
-        if (__builtin_mul_overflow(first + i, seq.step, &offset) || __builtin_add_overflow(seq.base, offset, &value)) {
-          return Status::OutOfRange("identity column " + f.name + " overflowed BIGINT");
-        }
-        v->Append<int64_t>(value);
-      }
-      cols[c] = std::move(v);
+      ASSIGN_OR_RETURN(cols[c], IdentityValues(*spec_.identity[c], first, n, f.name));
     } else if (c < spec_.defaults.size() && spec_.defaults[c]) {
       cols[c] = spec_.defaults[c]->Broadcast(n);
     } else {

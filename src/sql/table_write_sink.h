@@ -20,16 +20,11 @@
 #include "expr/expr.h"
 #include "io/file_system.h"
 #include "sql/generated_columns.h"
+#include "sql/identity_columns.h"
 #include "sql/physical_operator.h"
 #include "table/data_file_writer.h"
 
 namespace shoal::sql {
-
-// An identity column's value sequence for one statement: base, base+step, ...
-struct IdentitySequence {
-  int64_t base = 1;
-  int64_t step = 1;
-};
 
 struct TableWriteSpec {
   std::shared_ptr<io::FileSystem> fs;

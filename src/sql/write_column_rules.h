@@ -1,6 +1,7 @@
 // WriteColumnRules: what one write statement (INSERT, UPDATE, MERGE) applies to the target's
 // columns beyond casting — column defaults (CURRENT_DEFAULT) for omitted columns and the
-// DEFAULT keyword, and generated columns (computed when not supplied, checked when supplied).
+// DEFAULT keyword, generated columns (computed when not supplied, checked when supplied) and
+// identity columns (never updated; generated or checked on insert).
 // Keeps the DML code's share of these rules to a few calls.
 //
 // Thread-safety: immutable after Make; ApplyGenerated may run on many threads with distinct
@@ -13,6 +14,7 @@
 #include "columnar/vector.h"
 #include "sql/column_defaults.h"
 #include "sql/generated_columns.h"
+#include "sql/identity_columns.h"
 
 namespace shoal::sql {
 
@@ -27,10 +29,19 @@ class WriteColumnRules {
   const ColumnDefaults& defaults() const { return defaults_; }
   bool IsGenerated(size_t c) const { return generated_ && generated_->IsGenerated(c); }
 
-  // Resolves the value of `SET c = *value`. For the DEFAULT keyword: on a generated column
-  // returns false (drop the assignment: the column is recomputed); otherwise points *value at
-  // the column's default expression (NULL without one), owned by *storage. Other values stay.
-  Result<bool> ResolveAssignedValue(size_t c, const ParsedExpression** value, std::vector<ExprPtr>* storage) const;
+  const IdentityColumns& identity() const { return identity_; }
+
+  // Resolves the value of UPDATE's (or MERGE … UPDATE's) `SET c = *value`. NotSupported on an
+  // identity column, whatever the value. For the DEFAULT keyword: on a generated column returns
+  // false (drop the assignment: the column is recomputed); otherwise points *value at the
+  // column's default expression (NULL without one), owned by *storage. Other values stay.
+  Result<bool> ResolveUpdateValue(size_t c, const ParsedExpression** value, std::vector<ExprPtr>* storage) const;
+
+  // Resolves the value an INSERT (MERGE … INSERT) supplies for column c. For the DEFAULT
+  // keyword: on a generated or identity column returns false (drop it: the column is computed
+  // or gets a generated identity value); otherwise as ResolveUpdateValue. A value other than
+  // DEFAULT for a GENERATED ALWAYS identity column is a Binder error.
+  Result<bool> ResolveInsertValue(size_t c, const ParsedExpression** value, std::vector<ExprPtr>* storage) const;
 
   // The value of a column an INSERT omits: its default, else NULL of its type.
   const columnar::Value& OmittedValue(size_t c) const { return defaults_.ValueOf(c); }
@@ -40,8 +51,12 @@ class WriteColumnRules {
   Status ApplyGenerated(columnar::RecordBatch* batch, const std::vector<bool>& supplied, expr::EvalContext& ctx) const;
 
  private:
+  // The DEFAULT keyword on a column that is neither generated nor identity.
+  Result<bool> ResolveDefault(size_t c, const ParsedExpression** value, std::vector<ExprPtr>* storage) const;
+
   std::shared_ptr<const GeneratedColumns> generated_;
   ColumnDefaults defaults_;
+  IdentityColumns identity_;
 };
 
 }  // namespace shoal::sql

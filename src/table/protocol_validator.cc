@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 
+#include "delta/json_fields.h"
 #include "delta/schema_json.h"
 #include "delta/stats_json.h"
 #include "delta/table_features.h"
@@ -17,12 +19,30 @@ namespace shoal::table {
 
 namespace {
 
+// Row ids of an active file: its baseRowId and, from its stats, its row count.
+struct FileRowIds {
+  std::optional<int64_t> base_row_id;
+  std::optional<int64_t> num_records;
+};
+
 struct State {
   std::optional<delta::Protocol> protocol;
   std::optional<delta::Metadata> metadata;
   std::optional<delta::SchemaField> schema;
   std::optional<TableProperties> props;
+  int64_t row_id_high_water_mark = -1;      // of the delta.rowTracking domain; -1 before one
+  std::map<std::string, FileRowIds> files;  // active adds by path
 };
+
+constexpr const char* kRowTrackingDomain = "delta.rowTracking";
+
+// The last row id of a file with row ids; nullopt when unknown, empty, or out of range.
+std::optional<int64_t> LastRowId(const FileRowIds& ids) {
+  if (!ids.base_row_id || !ids.num_records || *ids.num_records <= 0) return std::nullopt;
+  int64_t last = 0;
+  if (__builtin_add_overflow(*ids.base_row_id, *ids.num_records - 1, &last)) return std::nullopt;
+  return last;
+}
 
 class Checker {
  public:
@@ -189,6 +209,7 @@ class Checker {
     if (a.size < 0) Fail(v, "add " + a.path + " has negative size");
     if (a.deletion_vector) Need(v, s, "deletionVectors", true, "add " + a.path + " has a deletion vector");
     if (a.base_row_id || a.default_row_commit_version) Need(v, s, "rowTracking", false, "add " + a.path + " has row tracking fields");
+    CheckAddRowIds(v, s, a);
     if (!s.metadata) return;
     std::set<std::string> want;
     for (const auto& pc : s.metadata->partition_columns) want.insert(KeyName(s, pc));
@@ -221,6 +242,81 @@ class Checker {
       if (st->num_records && *st->num_records < 0) Fail(v, "add " + a.path + " stats numRecords is negative");
       for (const auto& [p, n] : st->null_count) {
         if (n < 0 || (st->num_records && n > *st->num_records)) Fail(v, "add " + a.path + " stats nullCount out of range");
+      }
+    }
+  }
+
+  // Row tracking is supported and not suspended: writers must give every add row ids.
+  bool RowIdsRequired(const State& s) const {
+    if (!HasFeature(s, "rowTracking", false) || !s.metadata) return false;
+    auto it = s.metadata->configuration.find("delta.rowTrackingSuspended");
+    return it == s.metadata->configuration.end() || it->second != "true";
+  }
+  bool RowTrackingEnabled(const State& s) const {
+    return HasFeature(s, "rowTracking", false) && s.props && s.props->enable_row_tracking;
+  }
+
+  void CheckAddRowIds(int64_t v, const State& s, const delta::AddFile& a) {
+    if (!RowIdsRequired(s)) return;
+    if (!a.base_row_id) {
+      Fail(v, "row tracking: add " + a.path + " has no baseRowId but the protocol supports rowTracking");
+    } else if (*a.base_row_id < 0) {
+      Fail(v, "row tracking: add " + a.path + " has negative baseRowId " + std::to_string(*a.base_row_id));
+    }
+    if (!a.default_row_commit_version) {
+      Fail(v, "row tracking: add " + a.path + " has no defaultRowCommitVersion but the protocol supports rowTracking");
+    } else if (*a.default_row_commit_version < 0 || *a.default_row_commit_version > v) {
+      Fail(v, "row tracking: add " + a.path + " has defaultRowCommitVersion " +
+                  std::to_string(*a.default_row_commit_version) + " outside 0.." + std::to_string(v));
+    }
+  }
+
+  void ApplyRowTrackingDomain(int64_t v, State& s, const delta::DomainMetadata& d) {
+    if (d.domain != kRowTrackingDomain || d.removed) return;
+    delta::Json j = delta::Json::parse(d.configuration, nullptr, false);
+    auto it = j.is_object() ? j.find("rowIdHighWaterMark") : j.end();
+    if (!j.is_object() || it == j.end() || !it->is_number_integer()) {
+      Fail(v, "row tracking: domain delta.rowTracking has no integer rowIdHighWaterMark: " + d.configuration);
+      return;
+    }
+    int64_t hwm = it->get<int64_t>();
+    if (hwm < s.row_id_high_water_mark) {
+      Fail(v, "row tracking: rowIdHighWaterMark moves back from " + std::to_string(s.row_id_high_water_mark) +
+                  " to " + std::to_string(hwm));
+    }
+    s.row_id_high_water_mark = std::max(s.row_id_high_water_mark, hwm);
+  }
+
+  // After commit v: the commit's fresh row ids are below the high-water mark, every active file has
+  // row ids when row tracking is enabled, and no two active files share a row id.
+  void CheckRowIdsAfterCommit(int64_t v, const State& s, const std::vector<const delta::AddFile*>& adds) {
+    if (!RowIdsRequired(s)) return;
+    for (const delta::AddFile* a : adds) {
+      if (a->default_row_commit_version != v) continue;  // ids assigned earlier (e.g. a DV re-add)
+      auto it = s.files.find(a->path);
+      std::optional<int64_t> last = it == s.files.end() ? std::nullopt : LastRowId(it->second);
+      if (last && *last > s.row_id_high_water_mark) {
+        Fail(v, "row tracking: add " + a->path + " uses row id " + std::to_string(*last) +
+                    " above the delta.rowTracking rowIdHighWaterMark " + std::to_string(s.row_id_high_water_mark));
+      }
+    }
+    struct Range {
+      int64_t first, last;
+      const std::string* path;
+    };
+    std::vector<Range> ranges;
+    for (const auto& [path, ids] : s.files) {
+      if (!ids.base_row_id) {
+        if (RowTrackingEnabled(s)) Fail(v, "row tracking: enabled but active file " + path + " has no baseRowId");
+        continue;
+      }
+      if (auto last = LastRowId(ids)) ranges.push_back({*ids.base_row_id, *last, &path});
+    }
+    std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.first < b.first; });
+    for (size_t i = 1; i < ranges.size(); ++i) {
+      if (ranges[i].first <= ranges[i - 1].last) {
+        Fail(v, "row tracking: row ids of active files " + *ranges[i - 1].path + " and " + *ranges[i].path +
+                    " overlap");
       }
     }
   }
@@ -298,6 +394,25 @@ std::vector<Violation> ValidateCommits(const std::vector<CommitText>& commits) {
       if (!ci || !ci->InCommitTimestamp()) c.Fail(v, "in-commit timestamps are on but the first action is not a commitInfo with inCommitTimestamp");
     }
     for (const auto& a : actions) {
+      if (auto* d = std::get_if<delta::DomainMetadata>(&a)) c.ApplyRowTrackingDomain(v, s, *d);
+    }
+    std::vector<const delta::AddFile*> adds;
+    for (const auto& a : actions) {
+      if (auto* rm = std::get_if<delta::RemoveFile>(&a)) s.files.erase(rm->path);
+    }
+    for (const auto& a : actions) {
+      if (auto* add = std::get_if<delta::AddFile>(&a)) {
+        FileRowIds ids;
+        ids.base_row_id = add->base_row_id;
+        if (add->stats) {
+          auto st = delta::ParseStatsJson(*add->stats);
+          if (st.ok()) ids.num_records = st->num_records;
+        }
+        s.files[add->path] = ids;
+        adds.push_back(add);
+      }
+    }
+    for (const auto& a : actions) {
       if (auto* add = std::get_if<delta::AddFile>(&a)) {
         c.CheckAdd(v, s, *add);
       } else if (auto* rm = std::get_if<delta::RemoveFile>(&a)) {
@@ -313,6 +428,7 @@ std::vector<Violation> ValidateCommits(const std::vector<CommitText>& commits) {
         c.Fail(v, std::string(delta::ActionKindName(a)) + " actions belong in checkpoints, not commits");
       }
     }
+    c.CheckRowIdsAfterCommit(v, s, adds);
   }
   return out;
 }

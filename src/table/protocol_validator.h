@@ -2,7 +2,11 @@
 // required fields and their types (via the action parser), protocol versions versus table
 // features (reader 3 <=> readerFeatures, writer 7 <=> writerFeatures, every used feature
 // listed), partition values for every partition column, stats keys that exist in the schema,
-// relative paths that stay inside the root, contiguous commit versions, typed commitInfo.
+// relative paths that stay inside the root, contiguous commit versions, typed commitInfo, and
+// row tracking (every add has baseRowId and defaultRowCommitVersion while rowTracking is
+// supported and not suspended, row ids below the delta.rowTracking high-water mark and unique
+// among active files, every active file with ids while delta.enableRowTracking is true);
+// row tracking violations start with "row tracking:".
 //
 // Thread-safety: stateless functions.
 #pragma once

@@ -119,5 +119,71 @@ TEST(ProtocolValidator, FailsOnGapsDeletionVectorsWithoutFeatureAndBadCommitInfo
   EXPECT_FALSE(nometa.empty());
 }
 
+
+// kAdd (2 records) with row ids base..base+1 assigned in `version`.
+std::string AddWithRowIds(const std::string& path, int64_t base, int64_t version) {
+  std::string a = Replace(kAdd, "p=a/part-0.parquet", path);
+  return Replace(a, R"("dataChange":true,)", R"("dataChange":true,"baseRowId":)" + std::to_string(base) +
+                                                 R"(,"defaultRowCommitVersion":)" + std::to_string(version) + ",");
+}
+
+std::string RowIdMark(int64_t hwm) {
+  return R"({"domainMetadata":{"domain":"delta.rowTracking","configuration":"{\"rowIdHighWaterMark\":)" +
+         std::to_string(hwm) + R"(}","removed":false}})";
+}
+
+TEST(ProtocolValidator, RowTrackingAcceptsAddsWithFreshRowIdsBelowTheHighWaterMark) {
+  std::string c0 = Commit0({"p"}, {{"delta.enableRowTracking", "true"}});
+  std::string c1 = AddWithRowIds("p=a/part-0.parquet", 0, 1) + "\n" + RowIdMark(1) + "\n";
+  std::string c2 = AddWithRowIds("p=a/part-1.parquet", 2, 2) + "\n" + RowIdMark(3) + "\n";
+  auto vs = ValidateCommits({{0, c0}, {1, c1}, {2, c2}});
+  EXPECT_TRUE(vs.empty()) << FormatViolations(vs);
+}
+
+TEST(ProtocolValidator, RowTrackingRejectsAnAddWithoutBaseRowId) {
+  std::string c0 = Commit0({"p"}, {{"delta.enableRowTracking", "true"}});
+  auto vs = ValidateCommits({{0, c0}, {1, std::string(kAdd) + "\n"}});
+  EXPECT_TRUE(Mentions(vs, "row tracking: add p=a/part-0.parquet has no baseRowId")) << FormatViolations(vs);
+  EXPECT_TRUE(Mentions(vs, "has no defaultRowCommitVersion")) << FormatViolations(vs);
+  // Supported but suspended: writers must not assign ids, so none are required.
+  std::string suspended = Replace(c0, R"("delta.enableRowTracking":"true")",
+                                  R"("delta.enableRowTracking":"true","delta.rowTrackingSuspended":"true")");
+  vs = ValidateCommits({{0, suspended}, {1, std::string(kAdd) + "\n"}});
+  EXPECT_FALSE(Mentions(vs, "row tracking")) << FormatViolations(vs);
+  // Without the feature nothing is required.
+  vs = ValidateCommits({{0, Commit0({"p"}, {})}, {1, std::string(kAdd) + "\n"}});
+  EXPECT_TRUE(vs.empty()) << FormatViolations(vs);
+}
+
+TEST(ProtocolValidator, RowTrackingRejectsRowIdsAboveTheHighWaterMarkOrShared) {
+  std::string c0 = Commit0({"p"}, {{"delta.enableRowTracking", "true"}});
+  auto vs = ValidateCommits({{0, c0}, {1, AddWithRowIds("p=a/part-0.parquet", 0, 1) + "\n"}});
+  EXPECT_TRUE(Mentions(vs, "above the delta.rowTracking rowIdHighWaterMark")) << FormatViolations(vs);
+  std::string c1 = AddWithRowIds("p=a/part-0.parquet", 0, 1) + "\n" + RowIdMark(1) + "\n";
+  std::string c2 = AddWithRowIds("p=a/part-1.parquet", 1, 2) + "\n" + RowIdMark(2) + "\n";
+  vs = ValidateCommits({{0, c0}, {1, c1}, {2, c2}});
+  EXPECT_TRUE(Mentions(vs, "overlap")) << FormatViolations(vs);
+  std::string future = AddWithRowIds("p=a/part-0.parquet", 0, 7) + "\n" + RowIdMark(1) + "\n";
+  vs = ValidateCommits({{0, c0}, {1, future}});
+  EXPECT_TRUE(Mentions(vs, "defaultRowCommitVersion 7 outside 0..1")) << FormatViolations(vs);
+  std::string back = AddWithRowIds("p=a/part-1.parquet", 2, 2) + "\n" + RowIdMark(0) + "\n";
+  vs = ValidateCommits({{0, c0}, {1, c1}, {2, back}});
+  EXPECT_TRUE(Mentions(vs, "rowIdHighWaterMark moves back")) << FormatViolations(vs);
+}
+
+TEST(ProtocolValidator, RowTrackingEnabledRequiresIdsOnEveryActiveFile) {
+  // v1 adds a file without row ids; v2 turns row tracking on without backfilling it.
+  std::string c0 = Commit0({"p"}, {});
+  std::string enable = Commit0({"p"}, {{"delta.enableRowTracking", "true"}});
+  auto vs = ValidateCommits({{0, c0}, {1, std::string(kAdd) + "\n"}, {2, enable}});
+  EXPECT_TRUE(Mentions(vs, "row tracking: enabled but active file p=a/part-0.parquet has no baseRowId"))
+      << FormatViolations(vs);
+  // Backfilled in the enabling commit: a re-add with ids.
+  std::string backfill = Replace(AddWithRowIds("p=a/part-0.parquet", 0, 2), R"("dataChange":true)",
+                                 R"("dataChange":false)");
+  vs = ValidateCommits({{0, c0}, {1, std::string(kAdd) + "\n"}, {2, enable + backfill + "\n" + RowIdMark(1) + "\n"}});
+  EXPECT_TRUE(vs.empty()) << FormatViolations(vs);
+}
+
 }  // namespace
 }  // namespace shoal::table
