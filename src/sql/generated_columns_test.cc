@@ -17,7 +17,7 @@
 #include "sql/generated_columns.h"
 #include "sql/parser.h"
 #include "table/protocol_validator.h"
-#include "support/query_rows.h"
+#include "support/sql_table_fixture.h"
 #include "support/testdata.h"
 
 namespace shoal::sql {
@@ -27,56 +27,17 @@ using testing::Rows;
 
 using Lines = std::vector<std::string>;
 
-class GeneratedColumnsSql : public ::testing::Test {
+class GeneratedColumnsSql : public testing::SqlTableTest {
  protected:
-  void SetUp() override {
-    auto db = Database::Open(dir_.path());
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(*db);
-    conn_ = db_->Connect();
-  }
-  Lines Q(const std::string& sql) {
-    auto r = conn_->Query(sql);
-    EXPECT_TRUE(r.ok()) << sql << ": " << r.status().ToString();
-    if (!r.ok()) return {};
-    return Rows(*r);
-  }
-  Status Err(const std::string& sql) {
-    auto r = conn_->Query(sql);
-    EXPECT_FALSE(r.ok()) << sql << " should fail";
-    return r.ok() ? Status::OK() : r.status();
-  }
   void Fails(const std::string& sql) { (void)Err(sql); }
-  int64_t Version(const std::string& table) {
-    auto fs = io::LocalFileSystem();
-    delta::SnapshotOptions so;
-    so.readers = delta::DefaultCheckpointReaders();
-    auto snap = delta::Snapshot::Load(fs, dir_.Join(table), so);
-    EXPECT_TRUE(snap.ok()) << snap.status().ToString();
-    return snap.ok() ? (*snap)->version() : -1;
-  }
   delta::Protocol ProtocolOf(const std::string& table) {
-    auto fs = io::LocalFileSystem();
-    delta::SnapshotOptions so;
-    so.readers = delta::DefaultCheckpointReaders();
-    auto snap = delta::Snapshot::Load(fs, dir_.Join(table), so);
-    EXPECT_TRUE(snap.ok()) << snap.status().ToString();
-    return snap.ok() ? (*snap)->protocol() : delta::Protocol();
+    auto s = Snap(table);
+    return s ? s->protocol() : delta::Protocol();
   }
   bool HasWriterFeature(const std::string& table, const std::string& f) {
     auto p = ProtocolOf(table);
     return p.writer_features && std::count(p.writer_features->begin(), p.writer_features->end(), f) > 0;
   }
-  void ExpectValidLog(const std::string& table) {
-    auto fs = io::LocalFileSystem();
-    auto violations = table::ValidateTableLog(*fs, dir_.Join(table));
-    ASSERT_TRUE(violations.ok()) << violations.status().ToString();
-    EXPECT_TRUE(violations->empty()) << table::FormatViolations(*violations);
-  }
-
-  testing::TempDir dir_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<Connection> conn_;
 };
 
 TEST_F(GeneratedColumnsSql, InsertComputesOmittedGeneratedColumn) {

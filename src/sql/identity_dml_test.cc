@@ -12,7 +12,7 @@
 #include "io/file_system.h"
 #include "shoal/database.h"
 #include "table/protocol_validator.h"
-#include "support/query_rows.h"
+#include "support/sql_table_fixture.h"
 #include "support/testdata.h"
 
 namespace shoal::sql {
@@ -21,38 +21,8 @@ namespace {
 using testing::Rows;
 using Lines = std::vector<std::string>;
 
-class IdentityDml : public ::testing::Test {
+class IdentityDml : public testing::SqlTableTest {
  protected:
-  void SetUp() override {
-    auto db = Database::Open(dir_.path());
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(*db);
-    conn_ = db_->Connect();
-  }
-  Lines Q(const std::string& sql) {
-    auto r = conn_->Query(sql);
-    EXPECT_TRUE(r.ok()) << sql << ": " << r.status().ToString();
-    if (!r.ok()) return {};
-    return Rows(*r);
-  }
-  Status Err(const std::string& sql) {
-    auto r = conn_->Query(sql);
-    EXPECT_FALSE(r.ok()) << sql << " should fail";
-    return r.ok() ? Status::OK() : r.status();
-  }
-  std::shared_ptr<const delta::Snapshot> Snap(const std::string& table) {
-    auto fs = io::LocalFileSystem();
-    delta::SnapshotOptions so;
-    so.readers = delta::DefaultCheckpointReaders();
-    auto snap = delta::Snapshot::Load(fs, dir_.Join(table), so);
-    EXPECT_TRUE(snap.ok()) << snap.status().ToString();
-    if (!snap.ok()) return nullptr;
-    return std::move(*snap);
-  }
-  int64_t Version(const std::string& table) {
-    auto s = Snap(table);
-    return s ? s->version() : -1;
-  }
   std::optional<int64_t> HighWaterMark(const std::string& table, const std::string& column) {
     auto s = Snap(table);
     if (!s) return std::nullopt;
@@ -65,12 +35,6 @@ class IdentityDml : public ::testing::Test {
     ADD_FAILURE() << "no column " << column;
     return std::nullopt;
   }
-  void ExpectValidLog(const std::string& table) {
-    auto fs = io::LocalFileSystem();
-    auto violations = table::ValidateTableLog(*fs, dir_.Join(table));
-    ASSERT_TRUE(violations.ok()) << violations.status().ToString();
-    EXPECT_TRUE(violations->empty()) << table::FormatViolations(*violations);
-  }
   // The UPDATE-on-identity error, for `column`.
   void ExpectUpdateRejected(const std::string& sql, const std::string& column) {
     Status st = Err(sql);
@@ -78,10 +42,6 @@ class IdentityDml : public ::testing::Test {
     EXPECT_NE(st.message().find("UPDATE on IDENTITY column \"" + column + "\" is not supported"), std::string::npos)
         << st.ToString();
   }
-
-  testing::TempDir dir_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<Connection> conn_;
 };
 
 TEST_F(IdentityDml, UpdateOfIdentityColumnFailsAndWritesNothing) {
