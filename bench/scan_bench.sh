@@ -14,6 +14,9 @@
 #   ≤1.0x   every query no slower than DuckDB on the same files (pq/duck ≤ 1.0)
 #   pw≥3x   selective queries ≥ 3x faster with Prewhere than without (off/delta ≥ 3)
 #   ≤5%B    SELECT * with a 0.1% filter on the sorted column reads ≤ 5% of the table's bytes
+#   ≤2x_limit  a full scan takes at most 2x its decode limit: the time shoal's Parquet reader
+#           (bench_parquet_rw) takes to decompress and decode the query's columns, divided by
+#           the threads (the ratio pq/limit is printed in the parentheses)
 # Both engines run with 2 threads; shoal's time is the statement's execution time as
 # EXPLAIN ANALYZE reports it, DuckDB's the time to run and read the result in node.
 #
@@ -128,7 +131,7 @@ echo "rows=$ROWS threads=$THREADS  (median of 3 warm runs, ms; data: $DATA)"
 printf "%-13s %9s %9s %9s %9s %7s %7s %7s %7s %10s %11s %-14s %s\n" query duck_ms pq_ms delta_ms off_ms \
   pq/dk dl/dk off/dl bytes% rg_read pages_read check goals
 misses=0
-while IFS='|' read -r name kind query; do
+while IFS='|' read -r name kind query cols; do
   [ -z "$name" ] || [[ "$name" == --* ]] && continue
   table=li
   [ "$kind" = sorted ] && table=li_sorted
@@ -150,6 +153,15 @@ while IFS='|' read -r name kind query; do
   fi
   if [ "$kind" = sorted ]; then
     if awk -v p="$pct" 'BEGIN { exit !(p <= 5.0) }'; then goals+="≤5%B:PASS"; else goals+="≤5%B:MISS"; misses=$((misses + 1)); fi
+  fi
+  if [ -n "$cols" ] && [ -x "$BUILD/bench_parquet_rw" ]; then
+    # Decode limit: shoal's Parquet reader decompressing and decoding just these columns of
+    # DuckDB's file on one thread (median of 3), divided by the threads the query had.
+    lim=$("$BUILD/bench_parquet_rw" read "$DATA/duck/$table.parquet" 3 "$cols" 2>&1 >/dev/null |
+      sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p' | tail -1)
+    lim=$(awk -v l="$lim" -v t="$THREADS" 'BEGIN { printf "%.1f", l / t }')
+    l=$(ratio "$pq" "$lim")
+    if awk -v r="$l" 'BEGIN { exit !(r != "n/a" && r <= 2.0) }'; then goals+="≤2x_limit($l):PASS "; else goals+="≤2x_limit($l):MISS "; misses=$((misses + 1)); fi
   fi
   [[ "$ok" == ok* ]] || misses=$((misses + 1))
   printf "%-13s %9.1f %9.1f %9.1f %9.1f %7s %7s %7s %7s %10s %11s %-14s %s\n" "$name" "$duck" "$pq" "$delta" "$off" \

@@ -268,15 +268,20 @@ Result<int64_t> RleBitPackedDecoder::GetBatchWithDict(const columnar::Vector& di
     int64_t* offsets = out->offsets() + rows;
     columnar::Buffer& bytes = out->bytes();
     const size_t base = bytes.size();
-    bytes.Reserve(base + static_cast<size_t>(total) + 16);  // slack for 16-byte moves
+    // On the first chunk, reserve for all n rows at this chunk's mean length, so the bytes
+    // do not move chunk after chunk; then slack for 16-byte moves.
+    const int64_t expect = done == 0 && got < n ? total / got * (n - got) : 0;
+    bytes.Reserve(base + static_cast<size_t>(total + expect) + 16);
     bytes.Resize(base + static_cast<size_t>(total));
     uint8_t* dst = bytes.data() + base;
     int64_t pos = offsets[0];
     for (int64_t i = 0; i < got; ++i) {
       const int64_t b = doff[idx[i]];
       const int64_t len = doff[idx[i] + 1] - b;
-      if (len <= 16 && b + 16 <= dbytes_size) {
-        std::memcpy(dst, dbytes + b, 16);
+      if (b + ((len + 15) & ~int64_t{15}) <= dbytes_size && len <= 64) {
+        // Whole 16-byte moves: may read past this entry (still inside the dictionary) and write
+        // up to 15 bytes past it (into the slack, overwritten by the next string).
+        for (int64_t k = 0; k < len; k += 16) std::memcpy(dst + k, dbytes + b + k, 16);
       } else if (len) {
         std::memcpy(dst, dbytes + b, static_cast<size_t>(len));
       }

@@ -1,12 +1,14 @@
 #include <algorithm>
 #include <thread>
 
+#include "shoal/allocator.h"
 #include "sql/database_impl.h"
 
 namespace shoal {
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_dir, DatabaseOptions options) {
   if (warehouse_dir.empty()) return Status::InvalidArgument("warehouse directory must not be empty");
+  TuneAllocator();
   auto impl = std::make_unique<Impl>();
   impl->dir = warehouse_dir;
   impl->fs = io::LocalFileSystem();
