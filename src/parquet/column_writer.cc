@@ -436,6 +436,41 @@ Status ColumnWriter::EncodeValues(columnar::Buffer* out, Encoding* encoding) {
 
 Status ColumnWriter::FlushPage() {
   if (page_levels_ == 0) return Status::OK();
+  // Dictionary or not, decided on the chunk's first page: a high-cardinality column (at least a
+  // quarter of the page's values distinct: ids, keys, prices, timestamps) whose page is smaller
+  // in the fallback encoding than as dictionary plus indices is written without a dictionary.
+  // Such a dictionary would only fill up to the page limit and fall back anyway, and on sorted or
+  // sequential data the fallback (DELTA_BINARY_PACKED) is far smaller: ids in order take a bit
+  // or two per value against 8 bytes of dictionary entry plus the index. Columns with fewer
+  // distinct values keep the dictionary, which also serves dictionary pruning.
+  if (use_dictionary_ && dict_pages_used_ == 0 && chunk_levels_ == 0 && page_values_ > 0 &&
+      dict_->size() * 4 >= page_values_) {
+    const int64_t n = page_values_;
+    const int bw = std::max(1, BitsFor(static_cast<uint64_t>(dict_->size() - 1)));
+    const int64_t dict_cost = dict_->plain_bytes() + (n * bw + 7) / 8 + 1;
+    // The page's values again in physical layout, from the dictionary.
+    for (int64_t i = 0; i < n; ++i) {
+      std::string_view e = dict_->entry(page_indices_[static_cast<size_t>(i)]);
+      if (width_ == 0) {
+        page_bytes_.Append(e.data(), e.size());
+        page_offsets_.push_back(static_cast<int64_t>(page_bytes_.size()));
+      } else {
+        page_fixed_.Append(e.data(), e.size());
+      }
+    }
+    use_dictionary_ = false;
+    Encoding fallback = Encoding::kPlain;
+    RETURN_NOT_OK(EncodeValues(&encoded_, &fallback));
+    if (static_cast<int64_t>(encoded_.size()) < dict_cost) {
+      dict_->Reset();  // not written: no page of this chunk refers to it
+      page_indices_.clear();
+    } else {
+      use_dictionary_ = true;
+      page_fixed_.Clear();
+      page_offsets_.assign(1, 0);
+      page_bytes_.Clear();
+    }
+  }
   Encoding enc = Encoding::kPlain;
   RETURN_NOT_OK(EncodeValues(&encoded_, &enc));
   DataPageInfo info;

@@ -241,6 +241,71 @@ TEST(ParquetWriter, BloomFilterContainsEveryValueAndFewOthers) {
   EXPECT_FALSE((*reader)->column_chunk(0, 2).meta_data->bloom_filter_offset.has_value());
 }
 
+// The first-page rule of column_writer.cc: a high-cardinality column that is smaller in the
+// fallback encoding is written without a dictionary (every row group decides anew); one with
+// few distinct values, or whose dictionary is the smaller form, keeps it. Either way the
+// values read back exactly.
+TEST(ParquetWriter, HighCardinalityColumnsSkipTheDictionaryWhenTheFallbackIsSmaller) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = {{"order_id", columnar::Int64(), false},   // i / 4: 25% distinct, sequential
+                    {"day", columnar::Int32(), false},        // 100 values
+                    {"comment", columnar::String(), false},   // long strings, 40% distinct
+                    {"price", columnar::Int64(), false}};     // random: all distinct
+  const int64_t n = 50000;
+  VectorPtr id = Vector::Make(columnar::Int64(), n), day = Vector::Make(columnar::Int32(), n),
+            text = Vector::Make(columnar::String(), n), price = Vector::Make(columnar::Int64(), n);
+  uint64_t x = 88172645463325252ull;
+  for (int64_t i = 0; i < n; ++i) {
+    id->Append<int64_t>(i / 4);
+    day->Append<int32_t>(static_cast<int32_t>(i % 100));
+    text->AppendString(std::string(120, 'c') + std::to_string(i % 2000));
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    price->Append<int64_t>(static_cast<int64_t>(x >> 1));
+  }
+  columnar::RecordBatch batch(schema, {id, day, text, price}, n);
+  for (Encoding fallback : {Encoding::kDeltaBinaryPacked, Encoding::kPlain}) {
+    SCOPED_TRACE(static_cast<int>(fallback));
+    const auto props = WriterProperties::Builder()
+                           .max_row_group_rows(n / 2)
+                           .data_page_rows(5000)
+                           .encoding("order_id", fallback)
+                           .encoding("day", fallback)
+                           .encoding("price", fallback)
+                           .Build();
+    auto meta = WriteFile(fs, "/d.parquet", batch, props);
+    ASSERT_EQ(meta.row_groups.size(), 2u);
+    auto has_dictionary = [&](int rg, int leaf) {
+      const ColumnMetaData& m = *meta.row_groups[rg].columns[leaf].meta_data;
+      const bool dict_pages = std::count(m.encodings.begin(), m.encodings.end(), Encoding::kRleDictionary) > 0;
+      EXPECT_EQ(dict_pages, m.dictionary_page_offset.has_value());
+      return dict_pages;
+    };
+    for (int rg = 0; rg < 2; ++rg) {
+      // Sequential ids: DELTA_BINARY_PACKED (bits per value) beats entries plus indices; PLAIN
+      // (8 bytes a value) does not, so with a PLAIN fallback the dictionary stays.
+      EXPECT_EQ(has_dictionary(rg, 0), fallback == Encoding::kPlain);
+      EXPECT_TRUE(has_dictionary(rg, 1));   // 100 distinct days
+      EXPECT_TRUE(has_dictionary(rg, 2));   // repeated long strings: the dictionary is smaller
+      EXPECT_FALSE(has_dictionary(rg, 3));  // all distinct: never smaller
+    }
+    auto reader = ParquetReader::Open(fs, "/d.parquet");
+    ASSERT_TRUE(reader.ok());
+    auto read = (*reader)->ReadAll();
+    ASSERT_TRUE(read.ok()) << read.status().ToString();
+    int64_t row = 0;
+    for (const auto& b : *read) {
+      for (int64_t i = 0; i < b->num_rows; ++i, ++row) {
+        ASSERT_EQ(b->column(0)->Get<int64_t>(i), id->Get<int64_t>(row));
+        ASSERT_EQ(b->column(1)->Get<int32_t>(i), day->Get<int32_t>(row));
+        ASSERT_EQ(b->column(2)->GetString(i), text->GetString(row));
+        ASSERT_EQ(b->column(3)->Get<int64_t>(i), price->Get<int64_t>(row));
+      }
+    }
+    EXPECT_EQ(row, n);
+  }
+}
+
 TEST(ParquetWriter, WritesSortingColumnsKeyValuesFieldIdsAndCreatedBy) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto batch = MakeIndexedBatch(100);
