@@ -245,7 +245,9 @@ Result<int64_t> RleBitPackedDecoder::GetBatchWithDict(const columnar::Vector& di
   const int64_t dict_size = dict.size();
   const int64_t* doff = dict.offsets();
   const uint8_t* dbytes = dict.bytes().data();
-  const int64_t dbytes_size = static_cast<int64_t>(dict.bytes().size());
+  // Whole 16-byte moves may read up to the buffer's capacity (allocated memory; SetDictionary
+  // leaves at least 16 zero bytes there), so small dictionaries take the fast path too.
+  const int64_t dbytes_readable = static_cast<int64_t>(dict.bytes().capacity());
   int64_t done = 0;
   while (done < n) {
     bool repeated = false;
@@ -278,7 +280,7 @@ Result<int64_t> RleBitPackedDecoder::GetBatchWithDict(const columnar::Vector& di
     for (int64_t i = 0; i < got; ++i) {
       const int64_t b = doff[idx[i]];
       const int64_t len = doff[idx[i] + 1] - b;
-      if (b + ((len + 15) & ~int64_t{15}) <= dbytes_size && len <= 64) {
+      if (b + ((len + 15) & ~int64_t{15}) <= dbytes_readable && len <= 64) {
         // Whole 16-byte moves: may read past this entry (still inside the dictionary) and write
         // up to 15 bytes past it (into the slack, overwritten by the next string).
         for (int64_t k = 0; k < len; k += 16) std::memcpy(dst + k, dbytes + b + k, 16);

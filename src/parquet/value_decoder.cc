@@ -112,6 +112,14 @@ Status ValueDecoder::SetDictionary(const uint8_t* data, int64_t size, int64_t nu
   RETURN_NOT_OK(Reset(Encoding::kPlain, data, size, num_values));
   auto dict = Vector::Make(leaf_->type, num_values);
   RETURN_NOT_OK(Decode(num_values, dict.get()));
+  if (dict->type()->HasOffsets()) {
+    // 16 zero bytes of slack past the last entry: RleBitPackedDecoder::GetBatchWithDict copies
+    // strings in whole 16-byte moves up to the buffer's capacity, also from small dictionaries.
+    columnar::Buffer& bytes = dict->bytes();
+    const size_t used = bytes.size();
+    bytes.ResizeZeroed(used + 16);
+    bytes.Resize(used);
+  }
   dict_ = std::move(dict);
   return Status::OK();
 }

@@ -41,6 +41,29 @@ inline uint64_t BitsOf(T v) {
   return b;
 }
 
+// A direct-mapped cache of recent (image, length) -> code in front of a column's hash table:
+// low-cardinality keys (flags, modes, small enums) hit it on nearly every row, whether equal
+// values come in runs or alternate. One per EncodeColumn call (codes never change once given).
+template <typename Codes>
+struct RecentCodes {
+  static constexpr int kBits = 5;
+  uint64_t bits[1 << kBits] = {};
+  uint8_t lens[1 << kBits] = {};
+  uint16_t codes[1 << kBits] = {};  // 0: empty
+
+  uint16_t CodeOf(Codes& cc, uint64_t b, uint8_t len) {
+    const size_t slot = ((b + len) * 0x9E3779B97F4A7C15ULL) >> (64 - kBits);
+    if (codes[slot] == 0 || bits[slot] != b || lens[slot] != len) {
+      const uint16_t code = cc.CodeOf(b, len);
+      if (code == 0) return 0;
+      bits[slot] = b;
+      lens[slot] = len;
+      codes[slot] = code;
+    }
+    return codes[slot];
+  }
+};
+
 }  // namespace
 
 bool SmallKeyGrouper::Supports(const std::vector<columnar::TypePtr>& key_types) {
@@ -98,10 +121,7 @@ bool SmallKeyGrouper::EncodeColumn(const Vector& v, int64_t n, int shift) {
     const int64_t* o = v.offsets();
     const uint8_t* base = v.bytes().data();
     const int64_t size = static_cast<int64_t>(v.bytes().size());
-    // The previous row's image and code: low-cardinality columns often repeat values.
-    uint64_t prev_bits = 0;
-    int64_t prev_len = -1;
-    uint16_t prev_code = 0;
+    RecentCodes<ColumnCodes> recent;
     for (int64_t i = 0; i < n; ++i) {
       if (valid && !valid[i]) continue;
       const int64_t start = o[i];
@@ -114,13 +134,9 @@ bool SmallKeyGrouper::EncodeColumn(const Vector& v, int64_t n, int shift) {
       } else if (len > 0) {
         std::memcpy(&w, base + start, static_cast<size_t>(len));
       }
-      if (w != prev_bits || len != prev_len) {
-        prev_code = cc.CodeOf(w, static_cast<uint8_t>(len));
-        if (prev_code == 0) return false;
-        prev_bits = w;
-        prev_len = len;
-      }
-      out[i] |= uint64_t{prev_code} << shift;
+      const uint16_t code = recent.CodeOf(cc, w, static_cast<uint8_t>(len));
+      if (code == 0) return false;
+      out[i] |= uint64_t{code} << shift;
     }
     return true;
   }
@@ -132,17 +148,12 @@ bool SmallKeyGrouper::EncodeColumn(const Vector& v, int64_t n, int shift) {
           return false;
         } else {
           const T* d = v.data<T>();
-          uint64_t prev_bits = 0;
-          uint16_t prev_code = 0;
+          RecentCodes<ColumnCodes> recent;
           for (int64_t i = 0; i < n; ++i) {
             if (valid && !valid[i]) continue;
-            const uint64_t b = BitsOf(d[i]);
-            if (prev_code == 0 || b != prev_bits) {
-              prev_code = cc.CodeOf(b, 0);
-              if (prev_code == 0) return false;
-              prev_bits = b;
-            }
-            out[i] |= uint64_t{prev_code} << shift;
+            const uint16_t code = recent.CodeOf(cc, BitsOf(d[i]), 0);
+            if (code == 0) return false;
+            out[i] |= uint64_t{code} << shift;
           }
           return true;
         }

@@ -75,6 +75,34 @@ TEST(SmallKeyGrouper, AssignsTheSameGroupsAsTheHashTable) {
   EXPECT_FALSE(grouper.disabled());
 }
 
+// Far more distinct values than the per-call cache of recent codes has slots, in random and
+// alternating order, so slots are evicted and re-filled all the time: the groups must still be
+// exactly the hash table's.
+TEST(SmallKeyGrouper, ManyDistinctValuesThroughTheRecentCodesCacheMatchTheHashTable) {
+  std::mt19937 rng(29);
+  std::vector<columnar::TypePtr> types = {columnar::String(), columnar::Int64()};
+  GroupHashTable fast_table(types), reference(types);
+  SmallKeyGrouper grouper(types.size());
+  PartitionCheck check;
+  for (int batch = 0; batch < 30; ++batch) {
+    const int n = 2048;
+    std::vector<VectorPtr> cols = {Vector::Make(types[0]), Vector::Make(types[1])};
+    for (int i = 0; i < n; ++i) {
+      // Odd batches alternate between two values; even ones draw from ~300 of each column.
+      const uint32_t s = batch % 2 ? static_cast<uint32_t>(i % 2) : rng() % 300;
+      cols[0]->AppendString("k" + std::to_string(s));  // at most 4 bytes
+      cols[1]->Append<int64_t>(batch % 2 ? (i % 2) * 1000003 : static_cast<int64_t>(rng() % 250) * 7919);
+    }
+    std::vector<uint32_t> a(n), b(n);
+    ASSERT_TRUE(grouper.Map(Ptrs(cols), n, &fast_table, a.data())) << "batch " << batch;
+    reference.FindOrInsert(Ptrs(cols), n, b.data());
+    check.Add(a.data(), b.data(), n);
+    ASSERT_EQ(fast_table.size(), reference.size());
+  }
+  EXPECT_GT(reference.size(), 10000);
+  EXPECT_FALSE(grouper.disabled());
+}
+
 TEST(SmallKeyGrouper, StringLongerThanEightBytesFallsBackWithoutTouchingTheTable) {
   std::vector<columnar::TypePtr> types = {columnar::String()};
   GroupHashTable table(types);
