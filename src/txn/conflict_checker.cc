@@ -7,6 +7,7 @@
 #include "delta/json_fields.h"
 #include "txn/compaction_map.h"
 #include "txn/row_id_rebase.h"
+#include "txn/row_id_remap.h"
 
 namespace shoal::txn {
 namespace {
@@ -259,10 +260,25 @@ Status CheckCompactedRemove(const CheckerInput& in, const WinningCommit& w,
     bool movable = placement && in.deletion_vectors &&
                    placement->source.dv_id == own_remove->second.DvUniqueId();
     if (!movable && !placement && RebaseThroughRowIds(in, w, r, row_ids, plan)) return Status::OK();
-    if (!movable) return DeleteDeleteConflict(w, path, "");
     delta::DeletionVector rows;
-    rows.AddRange(static_cast<uint64_t>(placement->out_start),
-                  static_cast<uint64_t>(placement->out_start + placement->source.live_rows));
+    if (movable) {
+      rows.AddRange(static_cast<uint64_t>(placement->out_start),
+                    static_cast<uint64_t>(placement->out_start + placement->source.live_rows));
+    } else if (placement && in.deletion_vectors) {
+      // The compaction packed the file with another DV than the one this transaction removes it
+      // with: it started before a DML that deleted other rows of the file and was rebased over
+      // it (which this transaction already saw). This transaction's rows — the file's live rows
+      // at its snapshot — are translated through the packed DV; a row the compaction already had
+      // as deleted was deleted twice.
+      ASSIGN_OR_RETURN(delta::DeletionVector packed, LoadDvById(in, placement->source.dv_id));
+      ASSIGN_OR_RETURN(delta::DeletionVector ours, LoadRemovedDv(in, own_remove->second));
+      const int64_t num_rows = placement->source.live_rows + static_cast<int64_t>(packed.Cardinality());
+      auto moved = TranslateThroughCompaction(LivePositions(num_rows, ours), packed, *placement);
+      if (!moved.ok()) return DeleteDeleteConflict(w, path, ": " + moved.status().message());
+      rows = std::move(moved).value();
+    } else {
+      return DeleteDeleteConflict(w, path, "");
+    }
     plan->moved_row_deletes.push_back({path, placement->output, rows});
     plan->dropped_removes.insert(path);
     if (reads) plan->moved_reads.push_back({path, placement->output, std::move(rows)});

@@ -455,6 +455,33 @@ TEST_P(ConflictMatrix, DmlRemovingEveryRowOfAFileFollowsACompactionAsDeletionVec
   }
 }
 
+// The compaction started before a DML deleted some rows of a2 and committed after it (rebased:
+// it packed a2 without a DV); a second DML, begun after the first, deleted the rest of a2's
+// rows by removing the file. Those rows are found in the output through the packed DV — no
+// conflict (the stress test StressMT.RowLevelDmlWithOptimizeNeverAborts hit this as a
+// ConcurrentDeleteDeleteException).
+TEST_P(ConflictMatrix, DmlRemovingTheRestOfAFileFollowsACompactionRebasedOverAnEarlierDml) {
+  auto table = MakeTable({.deletion_vectors = true});
+  auto snap = table.Snap();
+  const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
+  const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
+  auto optimize = table.Begin({.operation = "OPTIMIZE"});
+  ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 199, 200), {a1, a2},
+                                         {100, 100}).ok());
+  auto first = table.Begin();  // deletes rows 0..9 of a2
+  ASSERT_TRUE(first->DeleteRows(a2, RowRange(0, 10)).ok());
+  ExpectCommits(*first, 1);
+  auto second = table.Begin();
+  const delta::AddFile a2_now = *table.FindFile(*table.Snap(), "a2.parquet");
+  second->ReadFile(a2_now);
+  ASSERT_TRUE(second->RemoveFile(a2_now).ok());  // every live row of a2: 10..99
+  ExpectCommits(*optimize, 2);
+  ExpectCommits(*second, 3);
+  auto after = table.Snap();
+  ASSERT_EQ(after->files().size(), 1u);
+  EXPECT_EQ(DvOf(table, "c.parquet"), RowRange(100, 200));
+}
+
 TEST_P(ConflictMatrix, CompactionLoserTurnsAWinnersWholeFileRemoveIntoADeletionVector) {
   auto table = MakeTable({.deletion_vectors = true});
   auto snap = table.Snap();
