@@ -74,14 +74,14 @@ bool HasDefaultKeyword(const QueryNode& query) {
   return false;
 }
 
-Result<std::vector<std::string>> ResolveDefaultKeywords(const ValuesNode& values, const columnar::Schema& table_schema,
-                                                        const std::vector<std::string>& named_columns,
-                                                        const ColumnDefaults& defaults,
-                                                        const std::function<bool(size_t)>& omittable,
-                                                        const std::function<bool(size_t)>& computed,
-                                                        QueryPtr* rewritten) {
-  const size_t width = values.rows.empty() ? 0 : values.rows[0].size();
-  std::vector<size_t> column;  // table column per VALUES position
+namespace {
+
+// The table column each VALUES position writes: `named_columns`, or without a list every table
+// column (when the widths agree) or else those not `omittable`.
+Result<std::vector<size_t>> ValuesColumns(size_t width, const columnar::Schema& table_schema,
+                                          const std::vector<std::string>& named_columns,
+                                          const std::function<bool(size_t)>& omittable) {
+  std::vector<size_t> column;
   if (!named_columns.empty()) {
     for (const auto& name : named_columns) {
       int c = table_schema.Find(name);
@@ -97,14 +97,73 @@ Result<std::vector<std::string>> ResolveDefaultKeywords(const ValuesNode& values
     return Status::Binder("INSERT … VALUES has " + std::to_string(width) + " values per row but writes " +
                           std::to_string(column.size()) + " columns");
   }
+  return column;
+}
+
+}  // namespace
+
+Result<std::vector<QueryPtr>> SplitMixedComputedDefaults(const ValuesNode& values, const columnar::Schema& table_schema,
+                                                         const std::vector<std::string>& named_columns,
+                                                         const std::function<bool(size_t)>& omittable,
+                                                         const std::function<bool(size_t)>& computed) {
+  std::vector<QueryPtr> groups;
+  const size_t width = values.rows.empty() ? 0 : values.rows[0].size();
+  for (const auto& row : values.rows) {
+    if (row.size() != width) return groups;  // the planner reports ragged VALUES
+  }
+  ASSIGN_OR_RETURN(std::vector<size_t> column, ValuesColumns(width, table_schema, named_columns, omittable));
+  std::vector<size_t> mixed;  // positions of computed columns with DEFAULT in some rows only
+  for (size_t j = 0; j < width; ++j) {
+    if (!computed(column[j])) continue;
+    size_t defaults_here = 0;
+    for (const auto& row : values.rows) defaults_here += IsDefaultKeyword(*row[j]) ? 1 : 0;
+    if (defaults_here > 0 && defaults_here < values.rows.size()) mixed.push_back(j);
+  }
+  if (mixed.empty()) return groups;
+  // One group per pattern of DEFAULT cells over the mixed positions, in order of first use.
+  std::vector<std::vector<bool>> patterns;
+  std::vector<std::unique_ptr<ValuesNode>> nodes;
+  for (const auto& row : values.rows) {
+    std::vector<bool> pattern;
+    for (size_t j : mixed) pattern.push_back(IsDefaultKeyword(*row[j]));
+    size_t g = 0;
+    while (g < patterns.size() && patterns[g] != pattern) ++g;
+    if (g == patterns.size()) {
+      patterns.push_back(pattern);
+      nodes.push_back(std::make_unique<ValuesNode>(values.position));
+    }
+    // The cells re-parsed from their text (the AST has no copy); DEFAULT stays DEFAULT.
+    std::vector<ExprPtr> cells;
+    for (const auto& cell : row) {
+      ASSIGN_OR_RETURN(ExprPtr copy, ParseExpression(cell->ToString()));
+      cells.push_back(std::move(copy));
+    }
+    nodes[g]->rows.push_back(std::move(cells));
+  }
+  for (auto& node : nodes) {
+    UpdateHeight(*node);
+    groups.push_back(std::move(node));
+  }
+  return groups;
+}
+
+Result<std::vector<std::string>> ResolveDefaultKeywords(const ValuesNode& values, const columnar::Schema& table_schema,
+                                                        const std::vector<std::string>& named_columns,
+                                                        const ColumnDefaults& defaults,
+                                                        const std::function<bool(size_t)>& omittable,
+                                                        const std::function<bool(size_t)>& computed,
+                                                        QueryPtr* rewritten) {
+  const size_t width = values.rows.empty() ? 0 : values.rows[0].size();
+  ASSIGN_OR_RETURN(std::vector<size_t> column, ValuesColumns(width, table_schema, named_columns, omittable));
   std::vector<bool> dropped(width, false);
   for (size_t j = 0; j < width; ++j) {
     size_t defaults_here = 0;
     for (const auto& row : values.rows) defaults_here += IsDefaultKeyword(*row[j]) ? 1 : 0;
     if (defaults_here == 0 || !computed(column[j])) continue;
     if (defaults_here != values.rows.size()) {
-      return Status::NotSupported("DEFAULT for generated or identity column " + table_schema.fields[column[j]].name +
-                                  " in only some VALUES rows; write DEFAULT in every row or omit the column");
+      // SplitMixedComputedDefaults separates such rows first.
+      return Status::Internal("DEFAULT for generated or identity column " + table_schema.fields[column[j]].name +
+                              " in only some VALUES rows reached ResolveDefaultKeywords");
     }
     dropped[j] = true;
   }

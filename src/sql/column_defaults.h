@@ -53,14 +53,25 @@ bool IsDefaultKeyword(const ParsedExpression& e);
 // those not `omittable` (generated, GENERATED ALWAYS identity). A position whose every cell is
 // DEFAULT and whose column is `computed` (generated or identity) is removed so that the write
 // computes it; other DEFAULT cells become the column's default expression (NULL when it has
-// none); a computed column with only some DEFAULT cells is NotSupported. Sets *rewritten to the
-// new VALUES and returns the column list to insert it with.
+// none); a computed column with only some DEFAULT cells must have been split off first
+// (SplitMixedComputedDefaults). Sets *rewritten to the new VALUES and returns the column list to
+// insert it with.
 Result<std::vector<std::string>> ResolveDefaultKeywords(const ValuesNode& values, const columnar::Schema& table_schema,
                                                         const std::vector<std::string>& named_columns,
                                                         const ColumnDefaults& defaults,
                                                         const std::function<bool(size_t)>& omittable,
                                                         const std::function<bool(size_t)>& computed,
                                                         QueryPtr* rewritten);
+
+// INSERT … VALUES whose computed columns (generated or identity) hold DEFAULT in some rows and
+// values in others: the rows split into groups in which each such column is DEFAULT in every
+// row or in none (one group per pattern, in order of first use; rows keep their order within a
+// group), to be written one after the other in the same transaction. Empty when no computed
+// column is mixed. The VALUES positions map to columns as in ResolveDefaultKeywords.
+Result<std::vector<QueryPtr>> SplitMixedComputedDefaults(const ValuesNode& values, const columnar::Schema& table_schema,
+                                                         const std::vector<std::string>& named_columns,
+                                                         const std::function<bool(size_t)>& omittable,
+                                                         const std::function<bool(size_t)>& computed);
 
 // True when some cell of `query` (a VALUES node) is the DEFAULT keyword.
 bool HasDefaultKeyword(const QueryNode& query);

@@ -188,13 +188,27 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
                    GeneratedColumns::Bind(metadata, table.schema));
   ASSIGN_OR_RETURN(ColumnDefaults defaults, ColumnDefaults::Evaluate(metadata, table.schema, ctx.statement_timestamp));
   auto omittable = [&](size_t c) { return always(c) || (generated_columns && generated_columns->IsGenerated(c)); };
+  auto computed = [&](size_t c) { return omittable(c) || identity.Is(c); };
   const QueryNode* q = &query;
   QueryPtr rewritten;
   std::vector<std::string> columns = named_columns;
   if (HasDefaultKeyword(query) && !query.HasModifiers()) {
+    // DEFAULT in only some rows of a generated or identity column: the rows are written group by
+    // group into this transaction. A later group sees the identity high-water marks the earlier
+    // ones moved (the transaction's metadata); an overwrite is staged by the first group only.
+    ASSIGN_OR_RETURN(std::vector<QueryPtr> groups,
+                     SplitMixedComputedDefaults(query.As<ValuesNode>(), table.schema, named_columns, omittable, computed));
+    if (!groups.empty()) {
+      int64_t rows = 0;
+      for (size_t g = 0; g < groups.size(); ++g) {
+        ASSIGN_OR_RETURN(int64_t n, WriteQueryInto(write, write->txn->metadata(), *groups[g], named_columns,
+                                                   replace_where, overwrite && g == 0));
+        rows += n;
+      }
+      return rows;
+    }
     ASSIGN_OR_RETURN(columns, ResolveDefaultKeywords(query.As<ValuesNode>(), table.schema, named_columns, defaults,
-                                                     omittable, [&](size_t c) { return omittable(c) || identity.Is(c); },
-                                                     &rewritten));
+                                                     omittable, computed, &rewritten));
     q = rewritten.get();
   }
   columnar::SchemaPtr qschema;
