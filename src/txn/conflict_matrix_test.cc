@@ -40,6 +40,14 @@ class ConflictMatrix : public ::testing::TestWithParam<IsolationLevel> {
     EXPECT_EQ(r.status().conflict(), kind) << r.status().ToString();
   }
 
+  // Begins an OPTIMIZE that compacts a1 and a2 (100 live rows each) into one file `output`.
+  static std::unique_ptr<Transaction> BeginCompactionOfBoth(TestTable& table, const delta::AddFile& a1,
+                                                           const delta::AddFile& a2, const std::string& output) {
+    auto t = table.Begin({.operation = "OPTIMIZE"});
+    EXPECT_TRUE(t->AddCompactedFile(MakeAdd(output, std::nullopt, 0, 199, 200), {a1, a2}, {100, 100}).ok());
+    return t;
+  }
+
   std::shared_ptr<io::FileSystem> fs_ = std::make_shared<io::MemoryFileSystem>();
 };
 
@@ -370,12 +378,8 @@ TEST_P(ConflictMatrix, TwoPlainCompactionsOfTheSameFilesDoNotConflictWithDeletio
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
   const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
-  auto loser = table.Begin({.operation = "OPTIMIZE"});
-  ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("c-loser.parquet", std::nullopt, 0, 199, 200), {a1, a2},
-                                      {100, 100}).ok());
-  auto winner = table.Begin({.operation = "OPTIMIZE"});
-  ASSERT_TRUE(winner->AddCompactedFile(MakeAdd("c-winner.parquet", std::nullopt, 0, 199, 200), {a1, a2},
-                                       {100, 100}).ok());
+  auto loser = BeginCompactionOfBoth(table, a1, a2, "c-loser.parquet");
+  auto winner = BeginCompactionOfBoth(table, a1, a2, "c-winner.parquet");
   ExpectCommits(*winner, 1);
   ExpectCommits(*loser, 2);
   auto after = table.Snap();
@@ -444,9 +448,7 @@ TEST_P(ConflictMatrix, DmlRemovingEveryRowOfAFileFollowsACompactionAsDeletionVec
     dml->ReadPredicate(table.Pred("id", ">=", Value::Int64(100)), "id >= 100");
     dml->ReadFile(a2);
     ASSERT_TRUE(dml->RemoveFile(a2).ok());
-    auto optimize = table.Begin({.operation = "OPTIMIZE"});
-    ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 199, 200), {a1, a2},
-                                           {100, 100}).ok());
+    auto optimize = BeginCompactionOfBoth(table, a1, a2, "c.parquet");
     ExpectCommits(*optimize, 1);
     ExpectCommits(*dml, 2);
     auto after = table.Snap();
@@ -465,9 +467,7 @@ TEST_P(ConflictMatrix, DmlRemovingTheRestOfAFileFollowsACompactionRebasedOverAnE
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
   const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
-  auto optimize = table.Begin({.operation = "OPTIMIZE"});
-  ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 199, 200), {a1, a2},
-                                         {100, 100}).ok());
+  auto optimize = BeginCompactionOfBoth(table, a1, a2, "c.parquet");
   auto first = table.Begin();  // deletes rows 0..9 of a2
   ASSERT_TRUE(first->DeleteRows(a2, RowRange(0, 10)).ok());
   ExpectCommits(*first, 1);
@@ -487,9 +487,7 @@ TEST_P(ConflictMatrix, CompactionLoserTurnsAWinnersWholeFileRemoveIntoADeletionV
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
   const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
-  auto optimize = table.Begin({.operation = "OPTIMIZE"});
-  ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 199, 200), {a1, a2},
-                                         {100, 100}).ok());
+  auto optimize = BeginCompactionOfBoth(table, a1, a2, "c.parquet");
   auto dml = table.Begin();
   ASSERT_TRUE(dml->RemoveFile(a1).ok());
   ExpectCommits(*dml, 1);
