@@ -36,6 +36,7 @@
 #include "delta/actions.h"
 #include "delta/parquet_checkpoint_reader.h"
 #include "delta/snapshot.h"
+#include "shoal/allocator.h"
 #include "table/checkpoint_writer.h"
 
 using namespace shoal;
@@ -326,6 +327,7 @@ void Print(const char* name, const char* path_kind, const Result1& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  shoal::TuneAllocator();  // as Database::Open does (shoal/allocator.h)
   std::string dir;
   int runs = 5;
   std::string only;
