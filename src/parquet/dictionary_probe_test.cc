@@ -56,14 +56,16 @@ void AppendValue(Vector* v, const columnar::TypePtr& type, int64_t i, int64_t di
   }
 }
 
-columnar::BatchPtr MakeBatch(int64_t n, int64_t distinct) {
+// n rows of every type, `distinct` values per column; the first `low_rows` rows draw from only
+// 10 (so the writer keeps a dictionary for the chunk that later rows can overflow).
+columnar::BatchPtr MakeBatch(int64_t n, int64_t distinct, int64_t low_rows = 0) {
   auto schema = std::make_shared<columnar::Schema>();
   std::vector<VectorPtr> cols;
   int c = 0;
   for (const auto& t : AllTypes()) {
     schema->fields.push_back({"c" + std::to_string(c++), t, true});
     auto v = Vector::Make(t, n);
-    for (int64_t i = 0; i < n; ++i) AppendValue(v.get(), t, i, distinct);
+    for (int64_t i = 0; i < n; ++i) AppendValue(v.get(), t, i, i < low_rows ? 10 : distinct);
     cols.push_back(v);
   }
   return std::make_shared<columnar::RecordBatch>(schema, cols, n);
@@ -131,12 +133,15 @@ TEST(DictionaryProbe, ChunkWithoutNullsSaysSo) {
 
 TEST(DictionaryProbe, RefusesChunksWithPlainFallbackOrNoDictionary) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
-  auto batch = MakeBatch(3000, 2000);
-  // A tiny dictionary limit forces fallback to PLAIN pages within the chunk.
+  auto batch = MakeBatch(3000, 2000, /*low_rows=*/200);
+  // A tiny dictionary limit forces fallback to PLAIN pages within the chunk: a dictionary page,
+  // dictionary-encoded first pages, then PLAIN ones (booleans never get a dictionary).
   auto fallback = WriterProperties::Builder().data_page_rows(200).dictionary_page_bytes(256).Build();
   auto r = Write(fs, *batch, fallback);
   for (int leaf = 0; leaf < r->parquet_schema().num_leaves(); ++leaf) {
-    EXPECT_FALSE(AllDataPagesDictionaryEncoded(*r->column_chunk(0, leaf).meta_data)) << leaf;
+    const ColumnMetaData& m = *r->column_chunk(0, leaf).meta_data;
+    if (m.type != PhysicalType::kBoolean) EXPECT_TRUE(m.dictionary_page_offset.has_value()) << leaf;
+    EXPECT_FALSE(AllDataPagesDictionaryEncoded(m)) << leaf;
     auto d = ReadChunkDictionary(*r, 0, leaf);
     ASSERT_TRUE(d.ok()) << d.status().ToString();
     EXPECT_FALSE(d->has_value()) << leaf;
