@@ -128,13 +128,10 @@ Result<LastCheckpointInfo> ParseLastCheckpoint(std::string_view text) {
   return info;
 }
 
-Result<std::vector<LogFile>> ListLogFiles(io::FileSystem& fs, const std::string& table_root) {
-  std::string log_dir = LogDirOf(table_root);
-  ASSIGN_OR_RETURN(bool exists, fs.Exists(log_dir));
-  if (!exists) {
-    return Status::InvalidArgument("not a Delta table: " + table_root + " has no _delta_log");
-  }
-  ASSIGN_OR_RETURN(auto entries, fs.List(log_dir));
+namespace {
+
+// Classifies listed entries into log files, sorted by (version, kind, name).
+std::vector<LogFile> ClassifyListing(const std::string& log_dir, std::vector<io::FileInfo> entries) {
   std::vector<LogFile> out;
   out.reserve(entries.size());
   for (auto& e : entries) {
@@ -152,6 +149,18 @@ Result<std::vector<LogFile>> ListLogFiles(io::FileSystem& fs, const std::string&
     return a.name < b.name;
   });
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<LogFile>> ListLogFiles(io::FileSystem& fs, const std::string& table_root) {
+  std::string log_dir = LogDirOf(table_root);
+  ASSIGN_OR_RETURN(bool exists, fs.Exists(log_dir));
+  if (!exists) {
+    return Status::InvalidArgument("not a Delta table: " + table_root + " has no _delta_log");
+  }
+  ASSIGN_OR_RETURN(auto entries, fs.List(log_dir));
+  return ClassifyListing(log_dir, std::move(entries));
 }
 
 namespace {
@@ -186,21 +195,21 @@ Status FillListingGaps(io::FileSystem& fs, const std::string& log_dir, int64_t f
   return Status::OK();
 }
 
-}  // namespace
+std::optional<LastCheckpointInfo> ReadLastCheckpoint(io::FileSystem& fs, const std::string& log_dir) {
+  auto text = fs.ReadAll(io::JoinPath(log_dir, "_last_checkpoint"));
+  if (!text.ok()) return std::nullopt;
+  auto info = ParseLastCheckpoint(*text);
+  if (!info.ok()) return std::nullopt;  // corrupt: ignored, the listing decides
+  return std::move(*info);
+}
 
-Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
-                                   std::optional<int64_t> version) {
-  ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, table_root));
-  LogSegment seg;
-  seg.table_root = table_root;
-  seg.log_dir = LogDirOf(table_root);
-  {
-    auto text = fs.ReadAll(io::JoinPath(seg.log_dir, "_last_checkpoint"));
-    if (text.ok()) {
-      auto info = ParseLastCheckpoint(*text);
-      if (info.ok()) seg.last_checkpoint = std::move(*info);  // corrupt: ignored, we list anyway
-    }
-  }
+// The segment for `version` from sorted log files. A `partial` listing holds only the names from
+// some version on: it is used when it holds a complete checkpoint at or before the target (then
+// every file the segment needs, and the latest version, are in it); otherwise the result is
+// nullopt and the caller lists everything.
+Result<std::optional<LogSegment>> SegmentFromFiles(io::FileSystem& fs, LogSegment seg, std::vector<LogFile> files,
+                                                   std::optional<int64_t> version, bool partial) {
+  const std::string& table_root = seg.table_root;
   std::map<int64_t, LogFile> commits;
   // version -> candidate complete checkpoints (each a list of files)
   std::map<int64_t, std::vector<std::vector<LogFile>>> checkpoints;
@@ -208,14 +217,14 @@ Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_
   for (auto& f : files) {
     switch (f.kind) {
       case LogFileKind::kCommit:
-        commits.emplace(f.version, f);
+        commits.emplace(f.version, std::move(f));
         break;
       case LogFileKind::kClassicCheckpoint:
       case LogFileKind::kV2Checkpoint:
-        checkpoints[f.version].push_back({f});
+        checkpoints[f.version].push_back({std::move(f)});
         break;
       case LogFileKind::kMultiPartCheckpoint:
-        multipart[{f.version, f.num_parts}].push_back(f);
+        multipart[{f.version, f.num_parts}].push_back(std::move(f));
         break;
       default:
         break;
@@ -227,6 +236,9 @@ Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_
     bool complete = static_cast<int32_t>(parts.size()) == key.second;
     for (size_t i = 0; complete && i < parts.size(); ++i) complete = parts[i].part == static_cast<int32_t>(i + 1);
     if (complete) checkpoints[key.first].push_back(parts);
+  }
+  if (partial && (checkpoints.empty() || checkpoints.begin()->first > version.value_or(INT64_MAX))) {
+    return std::optional<LogSegment>();
   }
   if (commits.empty() && checkpoints.empty()) {
     return Status::InvalidArgument("not a Delta table: " + seg.log_dir +
@@ -271,14 +283,41 @@ Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_
       return Status::Corruption("table " + table_root + ": versions not contiguous: missing version " +
                                 std::to_string(expected));
     }
-    seg.commits.push_back(it->second);
+    seg.commits.push_back(std::move(it->second));
   }
   int64_t have = first + static_cast<int64_t>(seg.commits.size()) - 1;
   if (have < target) {
     return Status::Corruption("table " + table_root + ": versions not contiguous: missing version " +
                               std::to_string(have + 1));
   }
-  return seg;
+  return std::optional<LogSegment>(std::move(seg));
+}
+
+}  // namespace
+
+Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
+                                   std::optional<int64_t> version) {
+  LogSegment seg;
+  seg.table_root = table_root;
+  seg.log_dir = LogDirOf(table_root);
+  seg.last_checkpoint = ReadLastCheckpoint(fs, seg.log_dir);
+  // `_last_checkpoint` only says where to start listing: the listing of the names from its
+  // version on decides, as the full listing would (a newer checkpoint is found there too). When
+  // that listing holds no complete checkpoint (a stale or corrupt pointer, a checkpoint since
+  // removed, or a target version before it), everything is listed.
+  if (seg.last_checkpoint && (!version || *version >= seg.last_checkpoint->version)) {
+    char start[24];
+    std::snprintf(start, sizeof(start), "%020lld", static_cast<long long>(seg.last_checkpoint->version));
+    auto listed = fs.ListFrom(seg.log_dir, start);
+    if (listed.ok()) {
+      ASSIGN_OR_RETURN(auto partial, SegmentFromFiles(fs, seg, ClassifyListing(seg.log_dir, std::move(*listed)),
+                                                      version, /*partial=*/true));
+      if (partial) return std::move(*partial);
+    }
+  }
+  ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, table_root));
+  ASSIGN_OR_RETURN(auto full, SegmentFromFiles(fs, std::move(seg), std::move(files), version, /*partial=*/false));
+  return std::move(*full);
 }
 
 Result<int64_t> ReadInCommitTimestamp(io::FileSystem& fs, const LogFile& commit) {

@@ -6,7 +6,9 @@
 // multi-part `%020d.checkpoint.%010d.%010d.parquet`, V2 `%020d.checkpoint.<uuid>.(json|parquet)`,
 // `%020d.crc`, compacted `%020d.%020d.compacted.json` (listed, not used), `_last_checkpoint`.
 // Hidden/temp files (leading '.', trailing ".tmp") are ignored. The directory listing is
-// authoritative; `_last_checkpoint` is only parsed (it may be corrupt or stale).
+// authoritative; `_last_checkpoint` (which may be corrupt or stale) only says where the listing
+// may start: from its version on (io::FileSystem::ListFrom), when that part of the log holds a
+// complete checkpoint at or before the wanted version; otherwise the whole log is listed.
 // Thread-safety: plain values and free functions.
 #pragma once
 
@@ -77,7 +79,8 @@ struct LogSegment {
   std::optional<LastCheckpointInfo> last_checkpoint;
 };
 
-// Lists `<table_root>/_delta_log` and builds the segment for `version` (latest when absent).
+// Lists `<table_root>/_delta_log` (from `_last_checkpoint`'s version when it can) and builds the
+// segment for `version` (latest when absent).
 // Errors: InvalidArgument when there is no (or an empty) _delta_log or the version does not
 // exist or was cleaned up; Corruption "versions not contiguous: missing version N".
 Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,

@@ -158,6 +158,115 @@ TEST(LogSegment, CommitMissedByARacingListingIsFoundByName) {
   EXPECT_EQ(seg->commits[2].path, "/t/_delta_log/" + V(2) + ".json");
 }
 
+// Records where each listing of the log started ("" for a full listing).
+class RecordingListings : public io::MemoryFileSystem {
+ public:
+  Result<std::vector<io::FileInfo>> List(const std::string& dir) override {
+    starts.push_back("");
+    return io::MemoryFileSystem::List(dir);
+  }
+  Result<std::vector<io::FileInfo>> ListFrom(const std::string& dir, std::string_view start) override {
+    starts.push_back(std::string(start));
+    ASSIGN_OR_RETURN(auto all, io::MemoryFileSystem::List(dir));
+    std::erase_if(all, [&](const io::FileInfo& f) { return f.name < start; });
+    return all;
+  }
+  void Put(const std::string& name, const std::string& text = "{}\n") {
+    ASSERT_TRUE(CreateDirs("/t/_delta_log").ok());
+    ASSERT_TRUE(PutIfAbsent("/t/_delta_log/" + name, text).ok());
+  }
+  void LastCheckpoint(int64_t v) {
+    ASSERT_TRUE(WriteAtomic("/t/_delta_log/_last_checkpoint", "{\"version\":" + std::to_string(v) + ",\"size\":1}").ok());
+  }
+  std::vector<std::string> starts;
+};
+
+TEST(LogSegment, ListsOnlyTheNamesFromTheLastCheckpointOn) {
+  RecordingListings fs;
+  for (int v = 0; v <= 12; ++v) fs.Put(V(v) + ".json");
+  fs.Put(V(10) + ".checkpoint.parquet");
+  fs.LastCheckpoint(10);
+  auto seg = BuildLogSegment(fs, "/t");
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(fs.starts, std::vector<std::string>{V(10)}) << "one listing, starting at the checkpoint";
+  EXPECT_EQ(seg->version, 12);
+  EXPECT_EQ(seg->checkpoint_version, 10);
+  ASSERT_EQ(seg->commits.size(), 2u);
+  EXPECT_EQ(seg->commits[0].version, 11);
+  ASSERT_TRUE(seg->last_commit);
+  EXPECT_EQ(seg->last_commit->version, 12);
+  ASSERT_TRUE(seg->last_checkpoint);
+  EXPECT_EQ(seg->last_checkpoint->version, 10);
+
+  fs.starts.clear();
+  auto at10 = BuildLogSegment(fs, "/t", 10);
+  ASSERT_TRUE(at10.ok());
+  EXPECT_EQ(fs.starts, std::vector<std::string>{V(10)});
+  EXPECT_TRUE(at10->commits.empty());
+  ASSERT_TRUE(at10->last_commit) << "the commit of the checkpoint's own version is in the partial listing";
+  EXPECT_EQ(at10->last_commit->version, 10);
+
+  fs.starts.clear();
+  auto at5 = BuildLogSegment(fs, "/t", 5);
+  ASSERT_TRUE(at5.ok());
+  EXPECT_EQ(fs.starts, std::vector<std::string>{""}) << "a version before the checkpoint lists everything";
+  EXPECT_FALSE(at5->checkpoint_version);
+  EXPECT_EQ(at5->commits.size(), 6u);
+
+  EXPECT_EQ(BuildLogSegment(fs, "/t", 13).status().code(), StatusCode::kInvalidArgument)
+      << "a version after the latest is still refused";
+}
+
+TEST(LogSegment, AStaleLastCheckpointStillFindsTheNewerCheckpoint) {
+  RecordingListings fs;
+  for (int v = 0; v <= 12; ++v) fs.Put(V(v) + ".json");
+  fs.Put(V(5) + ".checkpoint.parquet");
+  fs.Put(V(10) + ".checkpoint.parquet");
+  fs.LastCheckpoint(5);  // a writer died between the checkpoint and _last_checkpoint
+  auto seg = BuildLogSegment(fs, "/t");
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(fs.starts, std::vector<std::string>{V(5)});
+  EXPECT_EQ(seg->checkpoint_version, 10);
+  EXPECT_EQ(seg->commits.size(), 2u);
+}
+
+TEST(LogSegment, ALastCheckpointWithoutItsCheckpointFallsBackToTheFullListing) {
+  for (int pointer : {11, 20}) {
+    RecordingListings fs;
+    for (int v = 0; v <= 12; ++v) fs.Put(V(v) + ".json");
+    fs.Put(V(10) + ".checkpoint.parquet");
+    fs.LastCheckpoint(pointer);  // removed, or never completed
+    auto seg = BuildLogSegment(fs, "/t");
+    ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+    EXPECT_EQ(fs.starts, (std::vector<std::string>{V(pointer), ""})) << pointer;
+    EXPECT_EQ(seg->version, 12);
+    EXPECT_EQ(seg->checkpoint_version, 10);
+    EXPECT_EQ(seg->commits.size(), 2u);
+  }
+  RecordingListings fs;
+  for (int v = 0; v <= 12; ++v) fs.Put(V(v) + ".json");
+  fs.Put(V(10) + ".checkpoint.0000000001.0000000002.parquet");  // incomplete
+  fs.Put(V(4) + ".checkpoint.parquet");
+  fs.LastCheckpoint(10);
+  auto seg = BuildLogSegment(fs, "/t");
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(fs.starts, (std::vector<std::string>{V(10), ""}));
+  EXPECT_EQ(seg->checkpoint_version, 4);
+  EXPECT_EQ(seg->commits.size(), 8u);
+}
+
+TEST(LogSegment, AGapAfterTheCheckpointIsCorruptionWithAPartialListingToo) {
+  RecordingListings fs;
+  for (int v : {9, 10, 11, 13}) fs.Put(V(v) + ".json");
+  fs.Put(V(10) + ".checkpoint.parquet");
+  fs.LastCheckpoint(10);
+  auto seg = BuildLogSegment(fs, "/t");
+  ASSERT_FALSE(seg.ok());
+  EXPECT_NE(seg.status().message().find("versions not contiguous: missing version 12"), std::string::npos)
+      << seg.status().ToString();
+  EXPECT_TRUE(BuildLogSegment(fs, "/t", 11).ok());
+}
+
 TEST(LogSegment, CleanedUpVersionsAreNotReachable) {
   LogDir d;
   for (int v = 3; v <= 6; ++v) d.Put(V(v) + ".json");

@@ -343,11 +343,13 @@ Status FaultInjectionFileSystem::WriteAtomic(const std::string& path, std::strin
   return d.error;
 }
 
-Result<std::vector<FileInfo>> FaultInjectionFileSystem::List(const std::string& dir) {
+Result<std::vector<FileInfo>> FaultInjectionFileSystem::List(const std::string& dir) { return ListFrom(dir, {}); }
+
+Result<std::vector<FileInfo>> FaultInjectionFileSystem::ListFrom(const std::string& dir, std::string_view start_name) {
   std::lock_guard<std::mutex> l(mu_);
   auto d = BeginLocked(OpKind::kList, dir);
   SHOAL_FAULT_GUARD(d);
-  ASSIGN_OR_RETURN(auto out, base_->List(dir));
+  ASSIGN_OR_RETURN(auto out, base_->ListFrom(dir, start_name));
   if (!d.error.ok()) return d.error;
   return out;
 }

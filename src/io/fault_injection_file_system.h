@@ -126,6 +126,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   Status PutIfAbsent(const std::string& path, std::string_view contents) override;
   Status WriteAtomic(const std::string& path, std::string_view contents) override;
   Result<std::vector<FileInfo>> List(const std::string& dir) override;
+  // A listing like List (same fault kind), forwarded to the base's ListFrom.
+  Result<std::vector<FileInfo>> ListFrom(const std::string& dir, std::string_view start_name) override;
   Result<FileInfo> Stat(const std::string& path) override;
   Result<bool> Exists(const std::string& path) override;
   Status CreateDirs(const std::string& path) override;

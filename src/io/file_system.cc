@@ -19,6 +19,12 @@ Result<std::string> FileSystem::ReadAll(const std::string& path) {
   return out;
 }
 
+Result<std::vector<FileInfo>> FileSystem::ListFrom(const std::string& dir, std::string_view start_name) {
+  ASSIGN_OR_RETURN(auto entries, List(dir));
+  std::erase_if(entries, [&](const FileInfo& e) { return std::string_view(e.name) < start_name; });
+  return entries;
+}
+
 std::string JoinPath(std::string_view a, std::string_view b) {
   if (a.empty()) return std::string(b);
   if (b.empty()) return std::string(a);

@@ -65,6 +65,11 @@ class FileSystem {
 
   virtual Result<std::string> ReadAll(const std::string& path);
   virtual Result<std::vector<FileInfo>> List(const std::string& dir) = 0;
+  // The entries of `dir` whose names sort at or after `start_name` (byte order), in no
+  // particular order: a listing that starts somewhere, as object stores list "start after" a
+  // key. Stores may skip the names before the start without looking at them (the local file
+  // system stats only the entries returned). The default filters List().
+  virtual Result<std::vector<FileInfo>> ListFrom(const std::string& dir, std::string_view start_name);
   virtual Result<FileInfo> Stat(const std::string& path) = 0;
   virtual Result<bool> Exists(const std::string& path) = 0;
   virtual Status CreateDirs(const std::string& path) = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <thread>
 
 #include "io/memory_file_system.h"
@@ -89,6 +90,32 @@ TEST_P(FileSystemContract, WriteReadListDeleteRename) {
   EXPECT_TRUE(*fs_->Exists(JoinPath(root_, "a/g.bin")));
   ASSERT_TRUE(fs_->DeleteRecursive(JoinPath(root_, "a")).ok());
   EXPECT_FALSE(*fs_->Exists(JoinPath(root_, "a/g.bin")));
+}
+
+TEST_P(FileSystemContract, ListFromReturnsTheNamesAtOrAfterTheStartWithTheirSizes) {
+  for (const char* name : {"00000000000000000009.json", "00000000000000000010.checkpoint.parquet",
+                           "00000000000000000010.json", "00000000000000000011.json", "_last_checkpoint"}) {
+    ASSERT_TRUE(fs_->PutIfAbsent(JoinPath(root_, name), name).ok());
+  }
+  ASSERT_TRUE(fs_->CreateDirs(JoinPath(root_, "_sidecars")).ok());
+  auto l = fs_->ListFrom(root_, "00000000000000000010");
+  ASSERT_TRUE(l.ok()) << l.status().ToString();
+  std::map<std::string, FileInfo> got;
+  for (auto& e : *l) got[e.name] = e;
+  std::vector<std::string> names;
+  for (auto& [n, e] : got) names.push_back(n);
+  EXPECT_EQ(names, (std::vector<std::string>{"00000000000000000010.checkpoint.parquet", "00000000000000000010.json",
+                                             "00000000000000000011.json", "_last_checkpoint", "_sidecars"}));
+  EXPECT_EQ(got["00000000000000000011.json"].size, 25);
+  EXPECT_FALSE(got["00000000000000000011.json"].is_dir);
+  EXPECT_TRUE(got["_sidecars"].is_dir);
+  auto all = fs_->ListFrom(root_, "");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 6u) << "an empty start lists everything, as List";
+  auto none = fs_->ListFrom(root_, "~");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  EXPECT_TRUE(fs_->ListFrom(JoinPath(root_, "missing"), "0").status().IsIOError());
 }
 
 TEST_P(FileSystemContract, MissingFileIsIOError) {
