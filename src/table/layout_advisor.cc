@@ -84,15 +84,61 @@ TableStats WithHistoryDistincts(TableStats stats, const QueryHistory& h) {
   return stats;
 }
 
-double BaselineBytes(const ShapeHistory& s, const std::vector<double>& sel, const SortKey& current,
-                     const TableStats& stats) {
+// Bytes a query of `s` would read scanning the current files whole: the observed bytes scaled up
+// by the current files' read fraction, at most the table (or the observed bytes).
+double BaselineBytes(const ShapeHistory& s, double current_fraction, const TableStats& stats) {
   double observed = s.avg_bytes_read();
   double table_bytes = static_cast<double>(std::max<int64_t>(0, stats.bytes));
   if (observed <= 0) return table_bytes;
-  double r = ModelReadFraction(current, s.shape, sel, stats);
-  double base = observed / std::max(r, 1e-6);
+  double base = observed / std::max(current_fraction, 1e-6);
   if (table_bytes > 0) base = std::min(base, std::max(table_bytes, observed));
   return std::max(base, observed);
+}
+
+struct Fraction {
+  double value = 1;
+  bool measured = false;
+};
+
+// The read fraction of `shape` with the files sorted by `key` (null: the current files):
+// measured when `measure` can, else modelled (the current files as sorted by `current`).
+Fraction ReadFractionOf(const SortKey* key, const SortKey& current, const QueryShape& shape,
+                        const std::vector<double>& sel, const TableStats& stats, LayoutMeasure* measure) {
+  if (measure) {
+    if (auto m = measure->ReadFraction(key, shape, sel)) return {std::clamp(*m, 0.0, 1.0), true};
+  }
+  return {ModelReadFraction(key ? *key : current, shape, sel, stats), false};
+}
+
+// Scores `key` (null: the current files as they are) with table bytes scaled by storage_ratio.
+KeyScore Score(const SortKey* key, const SortKey& current, const QueryHistory& history, const TableStats& stats,
+               LayoutMeasure* measure, double storage_ratio) {
+  KeyScore ks;
+  ks.key = key ? *key : current;
+  ks.current_order = key == nullptr;
+  ks.storage_ratio = storage_ratio;
+  auto single = SingleTermSelectivity(history);
+  double unsorted = 0;
+  for (const ShapeHistory& s : history.shapes) {
+    std::vector<double> sel = TermSelectivities(s, single);
+    double base = BaselineBytes(s, ReadFractionOf(nullptr, current, s.shape, sel, stats, measure).value, stats);
+    Fraction f = ReadFractionOf(key, current, s.shape, sel, stats, measure);
+    ShapeBenefit b;
+    b.shape = s.shape.Key();
+    b.count = s.count;
+    b.selectivity = s.avg_selectivity();
+    b.read_fraction = f.value;
+    b.measured = f.measured;
+    b.skipped_rows = static_cast<double>(std::max<int64_t>(0, stats.rows)) * (1 - b.read_fraction);
+    b.skipped_bytes = base * (1 - b.read_fraction * storage_ratio);
+    ks.score += s.count * b.skipped_bytes;
+    unsorted += s.count * base;
+    ks.shapes.push_back(std::move(b));
+  }
+  ks.skipped_fraction = unsorted > 0 ? ks.score / unsorted : 0;
+  std::stable_sort(ks.shapes.begin(), ks.shapes.end(),
+                   [](const ShapeBenefit& a, const ShapeBenefit& b) { return a.count > b.count; });
+  return ks;
 }
 
 std::vector<std::vector<std::string>> Permutations(const std::vector<std::string>& cols, size_t k) {
@@ -175,37 +221,18 @@ double ModelReadFraction(const SortKey& key, const QueryShape& shape, const std:
   return std::min(1.0, best);
 }
 
-KeyScore ScoreKey(const SortKey& key, const QueryHistory& history, const TableStats& stats, const SortKey& current) {
-  KeyScore ks;
-  ks.key = key;
-  auto single = SingleTermSelectivity(history);
-  double unsorted = 0;
-  for (const ShapeHistory& s : history.shapes) {
-    std::vector<double> sel = TermSelectivities(s, single);
-    double base = BaselineBytes(s, sel, current, stats);
-    ShapeBenefit b;
-    b.shape = s.shape.Key();
-    b.count = s.count;
-    b.selectivity = s.avg_selectivity();
-    b.read_fraction = ModelReadFraction(key, s.shape, sel, stats);
-    b.skipped_rows = static_cast<double>(std::max<int64_t>(0, stats.rows)) * (1 - b.read_fraction);
-    b.skipped_bytes = base * (1 - b.read_fraction);
-    ks.score += s.count * b.skipped_bytes;
-    unsorted += s.count * base;
-    ks.shapes.push_back(std::move(b));
-  }
-  ks.skipped_fraction = unsorted > 0 ? ks.score / unsorted : 0;
-  std::stable_sort(ks.shapes.begin(), ks.shapes.end(),
-                   [](const ShapeBenefit& a, const ShapeBenefit& b) { return a.count > b.count; });
-  return ks;
+KeyScore ScoreKey(const SortKey& key, const QueryHistory& history, const TableStats& stats, const SortKey& current,
+                  LayoutMeasure* measure) {
+  return Score(&key, current, history, stats, measure, measure && !key.empty() ? measure->StorageRatio(key) : 1.0);
 }
 
 LayoutAdvice AdviseLayout(const QueryHistory& history, const TableStats& table_stats, const SortKey& current,
-                          const AdvisorOptions& options) {
+                          const AdvisorOptions& options, LayoutMeasure* measure) {
   LayoutAdvice advice;
   TableStats stats = WithHistoryDistincts(table_stats, history);
   advice.history_count = history.total_count;
-  advice.current = ScoreKey(current, history, stats, current);
+  advice.measured = measure != nullptr;
+  advice.current = Score(nullptr, current, history, stats, measure, 1.0);
   if (history.total_count < options.min_history) return advice;
 
   // Candidate columns by workload weight: count x baseline bytes x (1 - term selectivity).
@@ -213,7 +240,7 @@ LayoutAdvice AdviseLayout(const QueryHistory& history, const TableStats& table_s
   std::map<std::string, std::pair<double, std::string>> weight;  // lower name -> (weight, name)
   for (const ShapeHistory& s : history.shapes) {
     std::vector<double> sel = TermSelectivities(s, single);
-    double base = BaselineBytes(s, sel, current, stats);
+    double base = BaselineBytes(s, ReadFractionOf(nullptr, current, s.shape, sel, stats, measure).value, stats);
     for (size_t i = 0; i < s.shape.terms.size(); ++i) {
       const ColumnStats* c = FindColumn(stats, s.shape.terms[i].column);
       if (!c || !c->sortable || c->partition) continue;
@@ -239,9 +266,15 @@ LayoutAdvice AdviseLayout(const QueryHistory& history, const TableStats& table_s
       for (auto& c : Combinations(top4, k)) keys.push_back(SortKey{LocalSortMode::kZOrder, c});
     }
   }
-  for (const SortKey& k : keys) advice.ranked.push_back(ScoreKey(k, history, stats, current));
-  std::stable_sort(advice.ranked.begin(), advice.ranked.end(),
-                   [](const KeyScore& a, const KeyScore& b) { return a.score > b.score; });
+  auto by_score = [](const KeyScore& a, const KeyScore& b) { return a.score > b.score; };
+  for (const SortKey& k : keys) advice.ranked.push_back(Score(&k, current, history, stats, measure, 1.0));
+  std::stable_sort(advice.ranked.begin(), advice.ranked.end(), by_score);
+  if (measure) {
+    // Storage is measured (a sample written out per key) only for the best keys on reads.
+    advice.ranked.resize(std::min(advice.ranked.size(), std::max<size_t>(1, options.max_storage_measured)));
+    for (KeyScore& k : advice.ranked) k = Score(&k.key, current, history, stats, measure, measure->StorageRatio(k.key));
+    std::stable_sort(advice.ranked.begin(), advice.ranked.end(), by_score);
+  }
   if (advice.ranked.empty() || advice.ranked[0].score <= 0) {
     advice.ranked.clear();
     return advice;
@@ -266,12 +299,13 @@ LayoutAdvice AdviseLayout(const QueryHistory& history, const TableStats& table_s
 
 std::optional<KeyScore> ChooseKey(const LayoutAdvice& advice, const std::optional<SortKey>& persisted,
                                   const QueryHistory& history, const TableStats& table_stats,
-                                  const AdvisorOptions& options) {
+                                  const AdvisorOptions& options, LayoutMeasure* measure) {
   if (advice.ranked.empty()) return std::nullopt;
   const KeyScore& best = advice.ranked[0];
+  if (advice.measured && advice.current.score * options.switch_gain >= best.score) return advice.current;
   if (persisted && !persisted->empty()) {
     TableStats stats = WithHistoryDistincts(table_stats, history);
-    KeyScore kept = ScoreKey(*persisted, history, stats, advice.current.key);
+    KeyScore kept = ScoreKey(*persisted, history, stats, advice.current.key, measure);
     if (kept.score * options.switch_gain >= best.score) return kept;
   }
   return best;

@@ -6,6 +6,8 @@
 
 #include "delta/json_fields.h"
 #include "delta/stats_json.h"
+#include "table/layout_measure.h"
+#include "table/layout_sample.h"
 #include "table/local_sort_key.h"
 
 namespace shoal::table {
@@ -22,6 +24,31 @@ int64_t NowMs() {
 
 std::string JoinPath(const std::string& dir, const std::string& name) {
   return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+// A measure on a sample of the filter columns (and further columns, for storage); null when the
+// table cannot be sampled.
+std::unique_ptr<SampleLayoutMeasure> MeasureOnSample(const std::shared_ptr<io::FileSystem>& fs,
+                                                     const delta::Snapshot& snapshot, const scan::TableSchema& schema,
+                                                     const QueryHistory& history, const TableProperties& props,
+                                                     const TableStats& stats) {
+  std::vector<std::string> filter_columns;
+  for (const ShapeHistory& s : history.shapes) {
+    for (const ShapeTerm& t : s.shape.terms) filter_columns.push_back(t.column);
+  }
+  LayoutSampleOptions so;
+  so.rows_per_granule = stats.rows_per_granule;
+  std::optional<LayoutSample> sample = SampleTable(fs, snapshot, schema, filter_columns, so);
+  if (!sample) return nullptr;
+  SampleMeasureOptions mo;
+  mo.table_rows = stats.rows;
+  mo.rows_per_granule = stats.rows_per_granule;
+  if (stats.rows > 0 && stats.bytes > 0 && props.target_file_size > 0) {
+    // Files are sorted one by one: about target size / bytes per row rows each.
+    double row_bytes = static_cast<double>(stats.bytes) / static_cast<double>(stats.rows);
+    mo.rows_per_file = static_cast<int64_t>(std::min(1e15, static_cast<double>(props.target_file_size) / row_bytes));
+  }
+  return std::make_unique<SampleLayoutMeasure>(std::move(*sample), mo);
 }
 
 }  // namespace
@@ -156,31 +183,37 @@ SortKey EffectiveSortKey(const TableProperties& props, const std::optional<Layou
   return persisted->key;
 }
 
-Result<LayoutReport> EvaluateLayout(io::FileSystem& fs, const delta::Snapshot& snapshot,
+Result<LayoutReport> EvaluateLayout(const std::shared_ptr<io::FileSystem>& fs, const delta::Snapshot& snapshot,
                                     const scan::TableSchema& schema, const AdvisorOptions& options) {
   LayoutReport r;
   const std::string& root = snapshot.table_root();
   ASSIGN_OR_RETURN(r.props, ParseTableProperties(snapshot.metadata().configuration));
   r.explicit_key.mode = r.props.local_sort_mode;
   r.explicit_key.columns = r.props.local_sort_columns;
-  r.persisted = ReadLayoutChoice(fs, root);
+  r.persisted = ReadLayoutChoice(*fs, root);
   r.effective = EffectiveSortKey(r.props, r.persisted, schema.schema);
-  ASSIGN_OR_RETURN(r.history, ReadQueryHistory(fs, root));
+  ASSIGN_OR_RETURN(r.history, ReadQueryHistory(*fs, root));
   r.stats = TableStatsFromSnapshot(snapshot, schema);
-  r.advice = AdviseLayout(r.history, r.stats, r.effective, options);
+  std::unique_ptr<SampleLayoutMeasure> measure;
+  if (r.history.total_count >= options.min_history) measure = MeasureOnSample(fs, snapshot, schema, r.history, r.props, r.stats);
+  if (measure) {
+    r.sample_rows = measure->sample_rows();
+    r.sample_granule_rows = measure->granule_rows();
+  }
+  r.advice = AdviseLayout(r.history, r.stats, r.effective, options, measure.get());
   std::optional<SortKey> persisted_key;
   if (r.persisted && EffectiveSortKey(r.props, r.persisted, schema.schema) == r.persisted->key) {
     persisted_key = r.persisted->key;
   }
-  r.recommendation = ChooseKey(r.advice, persisted_key, r.history, r.stats, options);
+  r.recommendation = ChooseKey(r.advice, persisted_key, r.history, r.stats, options, measure.get());
   return r;
 }
 
-Result<SortKey> RefreshAutoLayout(io::FileSystem& fs, const delta::Snapshot& snapshot,
+Result<SortKey> RefreshAutoLayout(const std::shared_ptr<io::FileSystem>& fs, const delta::Snapshot& snapshot,
                                   const scan::TableSchema& schema, const AdvisorOptions& options) {
   ASSIGN_OR_RETURN(LayoutReport r, EvaluateLayout(fs, snapshot, schema, options));
   if (!r.props.local_sort_auto || !r.props.local_sort_columns.empty()) return r.effective;
-  if (!r.recommendation) return r.effective;
+  if (!r.recommendation || r.recommendation->current_order) return r.effective;
   bool same = r.persisted && r.persisted->key == r.recommendation->key;
   if (same) return r.effective;
   LayoutChoice c;
@@ -189,7 +222,7 @@ Result<SortKey> RefreshAutoLayout(io::FileSystem& fs, const delta::Snapshot& sna
   c.history_count = r.history.total_count;
   c.recorded = r.history.recorded;
   c.chosen_ms = NowMs();
-  RETURN_NOT_OK(WriteLayoutChoice(fs, snapshot.table_root(), c));
+  RETURN_NOT_OK(WriteLayoutChoice(*fs, snapshot.table_root(), c));
   return c.key;
 }
 

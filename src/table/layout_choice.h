@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -60,15 +61,21 @@ struct LayoutReport {
   TableStats stats;
   LayoutAdvice advice;
   std::optional<KeyScore> recommendation;  // ChooseKey (hysteresis against the persisted key)
+  int64_t sample_rows = 0;   // rows the advice was measured on (layout_measure.h); 0: modelled
+  int64_t sample_granule_rows = 0;
 };
 
-// Reads history, statistics and the persisted choice and runs the advisor. No writes.
-Result<LayoutReport> EvaluateLayout(io::FileSystem& fs, const delta::Snapshot& snapshot,
+// Reads history, statistics and the persisted choice and runs the advisor. With enough history
+// it also reads a bounded sample of the table's rows (layout_sample.h) so read fractions, the
+// current order and storage are measured (layout_measure.h); without a sample the model
+// answers. No writes.
+Result<LayoutReport> EvaluateLayout(const std::shared_ptr<io::FileSystem>& fs, const delta::Snapshot& snapshot,
                                     const scan::TableSchema& schema, const AdvisorOptions& options = {});
 
 // With auto on: evaluates and persists the recommendation when it differs from the persisted
-// key (ChooseKey already resists flapping). Returns the key writes use afterwards.
-Result<SortKey> RefreshAutoLayout(io::FileSystem& fs, const delta::Snapshot& snapshot,
+// key (ChooseKey already resists flapping; keeping the current order writes nothing). Returns the
+// key writes use afterwards.
+Result<SortKey> RefreshAutoLayout(const std::shared_ptr<io::FileSystem>& fs, const delta::Snapshot& snapshot,
                                   const scan::TableSchema& schema, const AdvisorOptions& options = {});
 
 }  // namespace shoal::table

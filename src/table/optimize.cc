@@ -305,7 +305,7 @@ Result<RewriteContext> MakeContext(const scan::DeltaTable& table, txn::Transacti
   ctx.zorder = options.zorder;
   if (props.local_sort_auto && props.local_sort_columns.empty()) {
     // OPTIMIZE is where the advisor's key is re-evaluated and applied to old files.
-    auto key = RefreshAutoLayout(*ctx.fs, *table.snapshot(), *ctx.schema);
+    auto key = RefreshAutoLayout(ctx.fs, *table.snapshot(), *ctx.schema);
     if (key.ok()) ctx.sort_key = *key;
   }
   if (ctx.sort_key.empty()) {
