@@ -108,7 +108,6 @@ struct LayoutAdvice {
 double ModelReadFraction(const SortKey& key, const QueryShape& shape, const std::vector<double>& term_selectivity,
                          const TableStats& stats);
 
-// Scores `key` on `history`.
 // Scores `key` on `history`; `measure` (optional) replaces the model's read fractions, and its
 // current-order fractions set the baseline.
 KeyScore ScoreKey(const SortKey& key, const QueryHistory& history, const TableStats& stats,
