@@ -1,7 +1,6 @@
 #include "delta/deletion_vector.h"
 
 #include <roaring/roaring.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -9,6 +8,7 @@
 
 #include "delta/table_path.h"
 #include "delta/z85.h"
+#include "parquet/crc32.h"
 
 namespace shoal::delta {
 
@@ -263,18 +263,7 @@ Result<DeletionVector> DeletionVector::Deserialize(std::string_view bytes, std::
   return corrupt("has an unknown magic number");
 }
 
-uint32_t Crc32(std::string_view data) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  const auto* p = reinterpret_cast<const Bytef*>(data.data());
-  size_t left = data.size();
-  while (left > 0) {
-    uInt chunk = left > (1u << 30) ? (1u << 30) : static_cast<uInt>(left);
-    crc = crc32(crc, p, chunk);
-    p += chunk;
-    left -= chunk;
-  }
-  return static_cast<uint32_t>(crc);
-}
+uint32_t Crc32(std::string_view data) { return parquet::Crc32(data); }
 
 Result<std::string> DeletionVectorFilePath(std::string_view table_root,
                                            const DeletionVectorDescriptor& dv) {

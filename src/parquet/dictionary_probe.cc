@@ -1,11 +1,10 @@
 #include "parquet/dictionary_probe.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <string>
 
 #include "parquet/compression.h"
+#include "parquet/crc32.h"
 #include "parquet/value_decoder.h"
 
 namespace shoal::parquet {
@@ -127,7 +126,7 @@ Result<std::optional<ChunkDictionary>> ReadChunkDictionary(const ParquetReader& 
   }
   const uint8_t* body = reinterpret_cast<const uint8_t*>(buf.data()) + consumed;
   if (header.crc && reader.options().verify_crc) {
-    uint32_t crc = static_cast<uint32_t>(::crc32(0L, body, static_cast<uInt>(header.compressed_page_size)));
+    uint32_t crc = Crc32(0, body, static_cast<size_t>(header.compressed_page_size));
     if (crc != static_cast<uint32_t>(*header.crc)) return fail("page CRC32 mismatch");
   }
   columnar::Buffer plain;

@@ -1,10 +1,9 @@
 #include "parquet/page_reader.h"
 
-#include <zlib.h>
-
 #include <cstring>
 
 #include "parquet/compression.h"
+#include "parquet/crc32.h"
 #include "parquet/page_buffer_cache.h"
 
 namespace shoal::parquet {
@@ -144,7 +143,7 @@ Result<bool> PageReader::ParsePage(Page* page) {
   page->page_index = current_page_index_;
   pos_ += static_cast<int64_t>(consumed) + h.compressed_page_size;
   if (h.crc && options_.verify_crc) {
-    uint32_t crc = static_cast<uint32_t>(::crc32(0L, page->body, static_cast<uInt>(page->body_size)));
+    uint32_t crc = Crc32(0, page->body, static_cast<size_t>(page->body_size));
     if (crc != static_cast<uint32_t>(*h.crc)) return fail("page CRC32 mismatch");
   }
   return true;

@@ -1,10 +1,9 @@
 #include "parquet/page_writer.h"
 
-#include <zlib.h>
-
 #include <limits>
 
 #include "parquet/compression.h"
+#include "parquet/crc32.h"
 #include "parquet/rle_bit_packed.h"
 
 namespace shoal::parquet {
@@ -52,10 +51,8 @@ Status PageWriter::Compress(std::string_view in, std::string* out) {
 void PageWriter::AppendPage(PageHeader* header, std::string_view body1, std::string_view body2,
                             columnar::Buffer* dst) {
   if (crc_) {
-    uLong c = crc32(0L, Z_NULL, 0);
-    if (!body1.empty()) c = crc32(c, reinterpret_cast<const Bytef*>(body1.data()), static_cast<uInt>(body1.size()));
-    if (!body2.empty()) c = crc32(c, reinterpret_cast<const Bytef*>(body2.data()), static_cast<uInt>(body2.size()));
-    header->crc = static_cast<int32_t>(static_cast<uint32_t>(c));
+    uint32_t c = Crc32(Crc32(0, body1.data(), body1.size()), body2.data(), body2.size());
+    header->crc = static_cast<int32_t>(c);
   }
   header_.clear();
   EncodePageHeader(*header, &header_);
