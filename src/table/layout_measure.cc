@@ -214,7 +214,12 @@ const std::vector<SampleLayoutMeasure::Trial>* SampleLayoutMeasure::Trials(const
           int32_t r = cr.rank[static_cast<size_t>(anchor)];
           term.values.push_back(r);
           double covered = static_cast<double>(cr.count(r));
-          while (covered < 0.75 * target && term.values.size() < kMaxInValues && !cr.nonnull_rows.empty()) {
+          // Bounded draws: the sample may hold fewer distinct values (or non-null rows) than the
+          // recorded selectivity asks for.
+          const size_t distinct = cr.below.size() - 1;
+          for (int draws = 0; covered < 0.75 * target && term.values.size() < std::min(kMaxInValues, distinct) &&
+                              !cr.nonnull_rows.empty() && draws < 16 * static_cast<int>(kMaxInValues);
+               ++draws) {
             int32_t v = cr.rank[cr.nonnull_rows[static_cast<size_t>(uniform(static_cast<int64_t>(cr.nonnull_rows.size())))]];
             if (std::find(term.values.begin(), term.values.end(), v) != term.values.end()) continue;
             term.values.push_back(v);

@@ -178,6 +178,33 @@ TEST(LayoutMeasure, TinyAndEmptySamplesDoNotCrash) {
   EXPECT_FALSE(one.ReadFraction(&by_a, Shape({{"a", PredicateClass::kEq}}), {}));
 }
 
+TEST(LayoutMeasure, AnEqualitySelectivityTheSampleCannotCoverEnds) {
+  // Three distinct values, half the rows null, and a recorded selectivity of 0.9 (the history
+  // may predate the data): the synthetic IN list takes every value and stops.
+  SampleMeasureOptions o;
+  o.rows_per_granule = 100;
+  LayoutSample sample;
+  auto schema = std::make_shared<c::Schema>();
+  schema->fields.push_back({"a", c::Int64(), true});
+  auto a = c::Vector::Make(c::Int64());
+  for (int64_t i = 0; i < 6000; ++i) {
+    if (i % 2) {
+      a->Append<int64_t>(i % 3);
+    } else {
+      a->AppendNull();
+    }
+    sample.granule.push_back(static_cast<uint32_t>(i / 100));
+  }
+  sample.rows = c::RecordBatch(schema, {a}, 6000);
+  sample.rows_scanned = 6000;
+  SampleLayoutMeasure m(std::move(sample), o);
+  const SortKey by_a = Lex({"a"});
+  auto r = m.ReadFraction(&by_a, Shape({{"a", PredicateClass::kEq}}), {0.9});
+  ASSERT_TRUE(r);
+  EXPECT_GT(*r, 0.0);
+  EXPECT_LE(*r, 1.0);
+}
+
 TEST(LayoutSample, DrawsBoundedRowsInArrivalOrderFromTheTablesFiles) {
   shoal::testing::TempDir dir;
   auto fs = io::LocalFileSystem();
