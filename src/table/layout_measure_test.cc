@@ -77,11 +77,11 @@ void AddQueries(QueryHistory* h, const QueryShape& shape, double selectivity, in
 
 TEST(LayoutMeasure, SortingByAColumnPrunesFiltersOnItsFunction) {
   // b = 7 * a: the model cannot know that sorting by a also sorts b; the sample shows it.
-  const int64_t n = 100000;
+  constexpr int64_t n = 100000;
   SampleMeasureOptions o;
   o.rows_per_granule = 1000;
   SampleLayoutMeasure m(Sample(n, 1000, {"a", "b", "r"},
-                               [n](size_t k, int64_t i) {
+                               [](size_t k, int64_t i) {
                                  int64_t a = static_cast<int64_t>(Scramble(i) % 5000);
                                  return k == 0 ? a : k == 1 ? 7 * a : static_cast<int64_t>(Scramble(i + n) % 5000);
                                }),
@@ -146,8 +146,8 @@ TEST(LayoutMeasure, ArrivalClusteredDataKeepsItsOrderOverAZOrder) {
 
 TEST(LayoutMeasure, AKeyThatBeatsTheCurrentOrderIsChosen) {
   // Unclustered data, equality filters on a: sorting by a is measured to pay off.
-  const int64_t n = 50000;
-  auto f = [n](size_t k, int64_t i) { return static_cast<int64_t>(Scramble(i + static_cast<int64_t>(k) * n) % 1000); };
+  constexpr int64_t n = 50000;
+  auto f = [](size_t k, int64_t i) { return static_cast<int64_t>(Scramble(i + static_cast<int64_t>(k) * n) % 1000); };
   SampleMeasureOptions o;
   o.rows_per_granule = 1000;
   SampleLayoutMeasure m(Sample(n, 1000, {"a", "b"}, f), o);
@@ -256,7 +256,9 @@ TEST(LayoutSample, DrawsBoundedRowsInArrivalOrderFromTheTablesFiles) {
   int64_t nulls = 0;
   for (int64_t i = 0; i < s->rows.num_rows; ++i) {
     nulls += s->rows.column(0)->IsNull(i) ? 1 : 0;
-    if (i > 0) EXPECT_LE(s->granule[static_cast<size_t>(i - 1)], s->granule[static_cast<size_t>(i)]);
+    if (i > 0) {
+      EXPECT_LE(s->granule[static_cast<size_t>(i - 1)], s->granule[static_cast<size_t>(i)]);
+    }
   }
   EXPECT_GT(nulls, 0);
   // A budget smaller than one row group still samples one.
