@@ -38,12 +38,6 @@ Result<OptimizeResult> RunOptimize(OptimizeTestTable& t, OptimizeOptions o = {},
   return r;
 }
 
-std::vector<std::string> Paths(const delta::Snapshot& s) {
-  std::vector<std::string> p;
-  for (const auto& f : s.files()) p.push_back(f.path);
-  return p;
-}
-
 TEST(Optimize, CompactsSmallFilesAndKeepsEachSourceContiguousInOrder) {
   OptimizeTestTable t;
   std::vector<TestRow> expected;
@@ -426,7 +420,9 @@ Race RunRace(OptimizeTestTable& t, Op op, bool dml_first, const std::string& tar
   rows.Add(7);
   const delta::AddFile* f = t.FindFile(*snap, target);
   EXPECT_NE(f, nullptr);
-  if (f) EXPECT_TRUE(d->DeleteRows(*f, rows).ok());
+  if (f) {
+    EXPECT_TRUE(d->DeleteRows(*f, rows).ok());
+  }
   Race out;
   if (dml_first) {
     out.dml = d->Commit().status();
