@@ -263,8 +263,6 @@ Result<DeletionVector> DeletionVector::Deserialize(std::string_view bytes, std::
   return corrupt("has an unknown magic number");
 }
 
-uint32_t Crc32(std::string_view data) { return parquet::Crc32(data); }
-
 Result<std::string> DeletionVectorFilePath(std::string_view table_root,
                                            const DeletionVectorDescriptor& dv) {
   if (dv.storage_type == 'p') return ResolveTablePath(table_root, dv.path_or_inline_dv);
@@ -334,7 +332,7 @@ Result<DeletionVector> DeletionVector::Load(io::FileSystem& fs, std::string_view
     }
     std::string_view data(buf.data() + 4, static_cast<size_t>(size));
     uint32_t stored_crc = BE32(p + 4 + size);
-    uint32_t crc = Crc32(data);
+    uint32_t crc = parquet::Crc32(data);
     if (crc != stored_crc) {
       return Status::Corruption(what + ": deletion vector at offset " + std::to_string(offset) +
                                 " fails its CRC-32 check");
@@ -381,7 +379,7 @@ Result<std::vector<DeletionVectorDescriptor>> WriteDeletionVectorFile(
     d.cardinality = static_cast<int64_t>(dv->Cardinality());
     PutBE32(&contents, static_cast<uint32_t>(data.size()));
     contents += data;
-    PutBE32(&contents, Crc32(data));
+    PutBE32(&contents, parquet::Crc32(data));
     out.push_back(std::move(d));
   }
   std::string path = io::JoinPath(table_root, "deletion_vector_" + UuidToText(uuid) + ".bin");

@@ -105,7 +105,4 @@ Result<DeletionVectorDescriptor> WriteDeletionVector(io::FileSystem& fs, std::st
 Result<std::vector<DeletionVectorDescriptor>> WriteDeletionVectorFile(
     io::FileSystem& fs, std::string_view table_root, const std::vector<const DeletionVector*>& dvs);
 
-// CRC-32 (IEEE, as zlib and java.util.zip.CRC32) of `data`.
-uint32_t Crc32(std::string_view data);
-
 }  // namespace shoal::delta

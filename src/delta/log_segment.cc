@@ -52,11 +52,18 @@ bool LooksLikeUuid(std::string_view s) {
 
 std::string LogDirOf(std::string_view table_root) { return io::JoinPath(table_root, "_delta_log"); }
 
-std::string CommitFileName(int64_t version) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%020lld.json", static_cast<long long>(version));
+namespace {
+
+// "%020d": the zero-padded version every log file name starts with.
+std::string VersionPrefix(int64_t version) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "%020lld", static_cast<long long>(version));
   return buf;
 }
+
+}  // namespace
+
+std::string CommitFileName(int64_t version) { return VersionPrefix(version) + ".json"; }
 
 std::optional<LogFile> ClassifyLogFileName(std::string_view name) {
   if (name.size() < 21 || name[20] != '.') return std::nullopt;
@@ -306,9 +313,7 @@ Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_
   // that listing holds no complete checkpoint (a stale or corrupt pointer, a checkpoint since
   // removed, or a target version before it), everything is listed.
   if (seg.last_checkpoint && (!version || *version >= seg.last_checkpoint->version)) {
-    char start[24];
-    std::snprintf(start, sizeof(start), "%020lld", static_cast<long long>(seg.last_checkpoint->version));
-    auto listed = fs.ListFrom(seg.log_dir, start);
+    auto listed = fs.ListFrom(seg.log_dir, VersionPrefix(seg.last_checkpoint->version));
     if (listed.ok()) {
       ASSIGN_OR_RETURN(auto partial, SegmentFromFiles(fs, seg, ClassifyListing(seg.log_dir, std::move(*listed)),
                                                       version, /*partial=*/true));

@@ -297,6 +297,15 @@ double SampleLayoutMeasure::Evaluate(Layout& layout, const Trial& trial) {
 
 std::optional<double> SampleLayoutMeasure::ReadFraction(const SortKey* key, const QueryShape& shape,
                                                         const std::vector<double>& sel) {
+  const std::string memo = (key ? key->ToString() : "") + '\n' + shape.Key();
+  if (auto found = fractions_.find(memo); found != fractions_.end()) return found->second;
+  std::optional<double>& out = fractions_[memo];
+  out = MeasureReadFraction(key, shape, sel);
+  return out;
+}
+
+std::optional<double> SampleLayoutMeasure::MeasureReadFraction(const SortKey* key, const QueryShape& shape,
+                                                               const std::vector<double>& sel) {
   const std::vector<Trial>* trials = Trials(shape, sel);
   if (!trials) return std::nullopt;
   if (key && key->empty()) return std::nullopt;  // "unsorted" is not an order the sample can show

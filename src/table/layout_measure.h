@@ -62,6 +62,8 @@ class SampleLayoutMeasure : public LayoutMeasure {
   Layout* LayoutOf(const SortKey* key);
   const std::vector<Trial>* Trials(const QueryShape& shape, const std::vector<double>& sel);
   double Evaluate(Layout& layout, const Trial& trial);
+  std::optional<double> MeasureReadFraction(const SortKey* key, const QueryShape& shape,
+                                            const std::vector<double>& sel);
   std::optional<int64_t> WrittenBytes(const std::vector<uint32_t>& order);
 
   LayoutSample sample_;
@@ -72,6 +74,9 @@ class SampleLayoutMeasure : public LayoutMeasure {
   std::map<std::string, std::unique_ptr<Layout>> layouts_;  // by key text; "" = current order
   std::map<std::string, std::vector<Trial>> trials_;        // by shape key
   std::map<std::string, double> storage_;                   // by key text
+  // By key text + '\n' + shape key: the advisor asks for the current order's fraction of every
+  // shape once per candidate it scores.
+  std::map<std::string, std::optional<double>> fractions_;
   std::optional<int64_t> current_bytes_;
 };
 
