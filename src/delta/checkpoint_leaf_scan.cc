@@ -1,5 +1,6 @@
 #include "delta/checkpoint_leaf_scan.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <limits>
 #include <mutex>
@@ -273,7 +274,8 @@ class RowReader {
     out->assign(s);
     return true;
   }
-  bool OptionalString(int slot, std::optional<std::string>* out) const {
+  template <typename S>  // std::string (copied) or std::string_view (a view of the run's column)
+  bool OptionalString(int slot, std::optional<S>* out) const {
     if (!Present(slot)) return true;
     std::string_view s;
     if (!String(slot, &s)) return false;
@@ -321,10 +323,10 @@ class RowReader {
     return true;
   }
 
-  // A map row: partition values (null values kept) or tags (`drop_nulls`). Duplicate keys and
-  // null keys decline. `*present` is false for a null map.
-  template <typename M>
-  bool Map(const MapSlots& m, bool drop_nulls, M* out, bool* present) const {
+  // Visits the entries of a map row in order: fn(entry, next key index, key, value) returns
+  // false to decline. `*present` is false for a null map.
+  template <typename Fn>
+  bool Entries(const MapSlots& m, bool* present, Fn&& fn) const {
     const Cursor& k = c_[m.key];
     const Cursor& val = c_[m.value];
     if (k.entries != val.entries || k.e != val.e) return false;
@@ -342,26 +344,49 @@ class RowReader {
         if (!val.HasValue(vv)) return false;
         value = val.values->GetString(vv++);
       }
+      if (!fn(j, kv, key, value)) return false;
+    }
+    return true;
+  }
+
+  // A map row: partition values (null values kept) or tags (`drop_nulls`). Duplicate keys and
+  // null keys decline.
+  template <typename M>
+  bool Map(const MapSlots& m, bool drop_nulls, M* out, bool* present) const {
+    const Cursor& k = c_[m.key];
+    return Entries(m, present, [&](int64_t j, int64_t kv, std::string_view key, std::optional<std::string_view> value) {
       std::string key_text(key);
       if (out->count(key_text)) return false;
       if (!value) {
         if (drop_nulls) {
           // A later entry with the same key would win in the JSON route: decline.
-          int64_t kv2 = kv;
+          const int64_t end = k.RecordEnd();
           for (int64_t j2 = j + 1; j2 < end; ++j2) {
-            if (!k.Defined(j2) || !k.HasValue(kv2)) return false;
-            if (k.values->GetString(kv2++) == key) return false;
+            if (!k.Defined(j2) || !k.HasValue(kv)) return false;
+            if (k.values->GetString(kv++) == key) return false;
           }
-          continue;
+          return true;
         }
         if constexpr (std::is_same_v<typename M::mapped_type, std::optional<std::string>>) {
           out->emplace(std::move(key_text), std::nullopt);
         }
-        continue;
+        return true;
       }
       out->emplace(std::move(key_text), std::string(*value));
-    }
-    return true;
+      return true;
+    });
+  }
+
+  // Partition values as views of the run's columns; duplicate keys decline.
+  bool PartitionViews(const MapSlots& m, std::vector<FileList::PartitionEntry>* out, bool* present) const {
+    out->clear();
+    return Entries(m, present, [&](int64_t, int64_t, std::string_view key, std::optional<std::string_view> value) {
+      for (const FileList::PartitionEntry& e : *out) {
+        if (e.key == key) return false;
+      }
+      out->push_back(FileList::PartitionEntry{key, value.value_or(std::string_view()), !value.has_value()});
+      return true;
+    });
   }
 
   bool Dv(const DvSlots& s, std::optional<DeletionVectorDescriptor>* out) const {
@@ -387,7 +412,8 @@ class RowReader {
     return true;
   }
 
-  bool Stats(const FileSlots& f, std::optional<std::string>* out) const {
+  template <typename S>
+  bool Stats(const FileSlots& f, std::optional<S>* out) const {
     // Only stats_parsed: the JSON route re-serializes it.
     if (!Present(f.stats) && f.stats_parsed_probe >= 0 && StructPresent(f.stats_parsed_probe, f.stats_parsed_def)) {
       return false;
@@ -395,26 +421,38 @@ class RowReader {
     return OptionalString(f.stats, out);
   }
 
-  bool DecodeAdd(const FileSlots& f, AddFile* a) const {
-    if (!RequiredString(f.path, &a->path)) return false;
+  // An add row as views of the run's columns (`pv` holds its partition values) plus the rare
+  // fields.
+  bool DecodeAddRow(const FileSlots& f, FileList::Row* r, std::vector<FileList::PartitionEntry>* pv,
+                    FileList::Extras* x) const {
+    if (!Present(f.path) || !String(f.path, &r->path)) return false;
     bool present = false;
-    if (!f.partition_values.present || !Map(f.partition_values, false, &a->partition_values, &present) ||
-        !present) {
+    if (!f.partition_values.present || !PartitionViews(f.partition_values, pv, &present) || !present) {
       return false;
     }
-    if (!RequiredInt(f.size, &a->size)) return false;
-    if (!RequiredInt(f.modification_time, &a->modification_time)) return false;
-    if (!RequiredBool(f.data_change, &a->data_change)) return false;
-    if (!Stats(f, &a->stats)) return false;
+    r->partition_values = *pv;
+    if (!RequiredInt(f.size, &r->size)) return false;
+    if (!RequiredInt(f.modification_time, &r->modification_time)) return false;
+    if (!RequiredBool(f.data_change, &r->data_change)) return false;
+    if (!Stats(f, &r->stats)) return false;
     if (f.tags.present) {
       StringMap tags;
       if (!Map(f.tags, true, &tags, &present)) return false;
-      if (present) a->tags = std::move(tags);
+      if (present) x->tags = std::move(tags);
     }
-    if (!Dv(f.dv, &a->deletion_vector)) return false;
-    if (!OptionalInt(f.base_row_id, &a->base_row_id)) return false;
-    if (!OptionalInt(f.default_row_commit_version, &a->default_row_commit_version)) return false;
-    return OptionalString(f.clustering_provider, &a->clustering_provider);
+    if (!Dv(f.dv, &x->deletion_vector)) return false;
+    if (!OptionalInt(f.base_row_id, &x->base_row_id)) return false;
+    if (!OptionalInt(f.default_row_commit_version, &x->default_row_commit_version)) return false;
+    return OptionalString(f.clustering_provider, &x->clustering_provider);
+  }
+
+  bool DecodeAdd(const FileSlots& f, AddFile* a) const {
+    FileList::Row r;
+    std::vector<FileList::PartitionEntry> pv;
+    FileList::Extras x;
+    if (!DecodeAddRow(f, &r, &pv, &x)) return false;
+    *a = FileList::MakeAddFile(r, std::move(x));
+    return true;
   }
 
   bool DecodeRemove(const FileSlots& f, RemoveFile* r) const {
@@ -462,7 +500,9 @@ struct Stage {
   bool decoded_ok = true;
   std::vector<Action> actions;
   std::vector<OtherMark> others;
-  int64_t stop = -1;  // row at which building stopped; -1: the whole run was built
+  bool columnar = false;  // add rows go to `adds` instead of `actions`
+  FileList adds;          // views into this run's decoded string columns, which it keeps
+  int64_t stop = -1;      // row at which building stopped; -1: the whole run was built
 };
 
 }  // namespace
@@ -512,11 +552,20 @@ class RunDecoder {
     st->rows = n;
     st->levels.resize(leaves_.size());
     if (!opened_.ok()) return false;
+    bytes_hint_.resize(readers_.size(), 0);
     for (size_t s = 0; s < readers_.size(); ++s) {
       LeafLevels& lv = st->levels[s];
       lv.Clear();
+      if (!lv.values && bytes_hint_[s] > 0) {
+        // The previous run's strings went to its file list: size the new column like them, so
+        // it is not regrown (copied and faulted in again) page by page.
+        lv.values = Vector::Make(reader_.parquet_schema().leaves()[leaves_[s]].type);
+        lv.values->bytes().Reserve(bytes_hint_[s] + bytes_hint_[s] / 8);
+        lv.values->values().Reserve(static_cast<size_t>(n + 1) * sizeof(int64_t));
+      }
       auto got = readers_[s]->ReadRecords(n, &lv);
       if (!got.ok() || *got != n) return false;
+      if (lv.values) bytes_hint_[s] = std::max(bytes_hint_[s], lv.values->bytes().size());
     }
     return true;
   }
@@ -543,6 +592,7 @@ class RunDecoder {
   const std::vector<int>& leaves_;
   int rg_;
   int64_t num_rows_;
+  std::vector<size_t> bytes_hint_;  // per slot: the largest string bytes of a run so far
   Status opened_;
   std::vector<std::unique_ptr<parquet::ColumnChunkReader>> readers_;
 };
@@ -552,6 +602,7 @@ class RunDecoder {
 void BuildRun(const CheckpointLeafScan::Plan& p, std::vector<Cursor>& cursors, Stage* st) {
   st->actions.clear();
   st->others.clear();
+  st->adds = FileList();
   st->stop = -1;
   if (!st->decoded_ok) {
     st->stop = st->first_row;
@@ -575,6 +626,11 @@ void BuildRun(const CheckpointLeafScan::Plan& p, std::vector<Cursor>& cursors, S
   const size_t ncols = p.role.size();
   std::optional<Action> row_actions[16];
   bool other_here[16] = {};
+  // Column-wise add rows waiting for their row to be complete.
+  bool row_file[16] = {};
+  FileList::Row file_rows[16];
+  FileList::Extras file_extras[16];
+  std::vector<FileList::PartitionEntry> file_pv[16];
   if (ncols > 16) {
     st->stop = st->first_row;
     return;
@@ -609,7 +665,12 @@ void BuildRun(const CheckpointLeafScan::Plan& p, std::vector<Cursor>& cursors, S
         if (!rr.Seek(s, i)) declined = true;
       }
       if (declined) continue;
-      if (f.is_add) {
+      if (f.is_add && st->columnar) {
+        file_rows[c] = FileList::Row();
+        file_extras[c] = FileList::Extras();
+        declined = !rr.DecodeAddRow(f, &file_rows[c], &file_pv[c], &file_extras[c]);
+        row_file[c] = !declined;
+      } else if (f.is_add) {
         AddFile a;
         declined = !rr.DecodeAdd(f, &a);
         if (!declined) row_actions[c].emplace(std::in_place_type<AddFile>, std::move(a));
@@ -622,17 +683,31 @@ void BuildRun(const CheckpointLeafScan::Plan& p, std::vector<Cursor>& cursors, S
     }
     if (declined) {
       st->stop = row;
-      return;
+      break;
     }
     if (!any) continue;
     for (size_t c = 0; c < ncols; ++c) {
-      if (other_here[c]) {
+      if (row_file[c]) {
+        row_file[c] = false;
+        st->adds.AppendRow(file_rows[c], std::move(file_extras[c]));
+      } else if (other_here[c]) {
         other_here[c] = false;
         st->others.push_back(OtherMark{st->actions.size(), row, static_cast<int>(c)});
       } else if (row_actions[c]) {
         st->actions.push_back(std::move(*row_actions[c]));
         row_actions[c].reset();
       }
+    }
+  }
+  if (st->adds.empty()) return;
+  // The views point into the decoded string columns: the list keeps them, and the decoder
+  // makes new ones for the next run.
+  for (const FileSlots& f : p.files) {
+    if (!f.is_add) continue;
+    for (int slot : {f.path, f.stats, f.partition_values.key, f.partition_values.value}) {
+      if (slot < 0 || !st->levels[slot].values) continue;
+      st->adds.KeepAlive(std::move(st->levels[slot].values));
+      st->levels[slot].values = nullptr;
     }
   }
 }
@@ -697,13 +772,15 @@ class Builder {
 
 }  // namespace
 
-Result<int64_t> CheckpointLeafScan::ReadRowGroup(int rg, const ActionSink& sink, const OtherRowFn& other) {
+Result<int64_t> CheckpointLeafScan::ReadRowGroup(int rg, const ActionSink& sink, const OtherRowFn& other,
+                                                 const FileListSink* files) {
   const int64_t num_rows = reader_.row_group_num_rows(rg);
   if (!usable_) return int64_t{0};
   if (num_rows == 0) return num_rows;
   const Plan& p = *plan_;
   RunDecoder decoder(reader_, p.leaves, rg);
   Stage stages[2];
+  stages[0].columnar = stages[1].columnar = files != nullptr;
   Builder builder(p, stages);
   const int64_t runs = (num_rows + run_rows_ - 1) / run_rows_;
   // Emits built stage k; returns the row it stopped at, or -1 to go on.
@@ -716,6 +793,11 @@ Result<int64_t> CheckpointLeafScan::ReadRowGroup(int rg, const ActionSink& sink,
         RETURN_NOT_OK(other(rg, st->others[m].row, st->others[m].column));
       }
       if (a < st->actions.size()) RETURN_NOT_OK(sink(std::move(st->actions[a])));
+    }
+    if (!st->adds.empty()) {
+      Status sent = (*files)(std::move(st->adds));
+      st->adds = FileList();
+      RETURN_NOT_OK(sent);
     }
     int64_t stop = st->stop;
     builder.Release(st);  // the builder clears the moved-from actions when it reuses the stage

@@ -43,9 +43,12 @@ class CheckpointLeafScan {
   bool usable() const { return usable_; }
 
   // Emits the actions of row group `rg` in row order: add/remove rows through `sink`, other
-  // action columns through `other`. Returns the row at which it stopped (the row group's row
-  // count when it read every row); rows before it were emitted completely, none after.
-  Result<int64_t> ReadRowGroup(int rg, const ActionSink& sink, const OtherRowFn& other);
+  // action columns through `other`. With `files`, add rows instead go to it column-wise, a
+  // FileList per run (after the run's other actions). Returns the row at which it stopped (the
+  // row group's row count when it read every row); rows before it were emitted completely,
+  // none after.
+  Result<int64_t> ReadRowGroup(int rg, const ActionSink& sink, const OtherRowFn& other,
+                               const FileListSink* files = nullptr);
 
   // Rows per decoded run (tests use small runs to cross run boundaries).
   void set_run_rows(int64_t n) { run_rows_ = n; }

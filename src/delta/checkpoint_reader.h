@@ -11,6 +11,7 @@
 #include <string>
 
 #include "delta/actions.h"
+#include "delta/file_list.h"
 #include "io/file_system.h"
 #include "shoal/status.h"
 
@@ -18,6 +19,9 @@ namespace shoal::delta {
 
 // Receives each action; a non-OK status stops the read and is returned.
 using ActionSink = std::function<Status(Action&&)>;
+// Receives add rows decoded column-wise, in batches and in file order, in place of their
+// AddFile actions; a non-OK status stops the read and is returned.
+using FileListSink = std::function<Status(FileList&&)>;
 
 class CheckpointReader {
  public:
@@ -25,6 +29,14 @@ class CheckpointReader {
   // Calls `sink` for every action in the checkpoint file at `path`. Rows of a Parquet
   // checkpoint map to the same Action structs as the JSON log (null columns = absent).
   virtual Status Read(io::FileSystem& fs, const std::string& path, const ActionSink& sink) = 0;
+  // Like Read, but a reader that decodes add rows column-wise may hand some or all of them to
+  // `files` instead of `sink` (the order between the two is not kept; a valid checkpoint holds
+  // each (path, DV) once, so replay does not depend on it). The default calls Read.
+  virtual Status ReadWithFiles(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
+                               const FileListSink& files) {
+    (void)files;
+    return Read(fs, path, sink);
+  }
 };
 
 // Newline-delimited JSON checkpoints and sidecars.
@@ -41,8 +53,9 @@ struct CheckpointReaders {
   std::shared_ptr<CheckpointReader> parquet;
 };
 
-// Reads `path` with the reader for its extension (.json or .parquet).
+// Reads `path` with the reader for its extension (.json or .parquet); with `files`, through
+// ReadWithFiles.
 Status ReadCheckpointFile(io::FileSystem& fs, const CheckpointReaders& readers,
-                          const std::string& path, const ActionSink& sink);
+                          const std::string& path, const ActionSink& sink, const FileListSink* files = nullptr);
 
 }  // namespace shoal::delta

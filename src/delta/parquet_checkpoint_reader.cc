@@ -205,6 +205,16 @@ class OtherRows {
 
 Status ParquetCheckpointReader::Read(io::FileSystem& fs, const std::string& path,
                                      const ActionSink& sink) {
+  return ReadImpl(fs, path, sink, nullptr);
+}
+
+Status ParquetCheckpointReader::ReadWithFiles(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
+                                              const FileListSink& files) {
+  return ReadImpl(fs, path, sink, &files);
+}
+
+Status ParquetCheckpointReader::ReadImpl(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
+                                         const FileListSink* files) {
   // The reader only borrows `fs` for the duration of this call.
   std::shared_ptr<io::FileSystem> borrowed(&fs, [](io::FileSystem*) {});
   auto opened = parquet::ParquetReader::Open(borrowed, path);
@@ -229,7 +239,7 @@ Status ParquetCheckpointReader::Read(io::FileSystem& fs, const std::string& path
       for (int rg = 0; rg < reader.num_row_groups(); ++rg) {
         OtherRows other(reader, fields, names, path, rg);
         auto other_fn = [&](int, int64_t row, int c) { return other.Emit(row, c, sink); };
-        ASSIGN_OR_RETURN(int64_t stop, scan.ReadRowGroup(rg, sink, other_fn));
+        ASSIGN_OR_RETURN(int64_t stop, scan.ReadRowGroup(rg, sink, other_fn, files));
         if (stop < reader.row_group_num_rows(rg)) {
           RETURN_NOT_OK(EmitRowGroupFrom(reader, fields, names, path, rg, stop, sink));
         }

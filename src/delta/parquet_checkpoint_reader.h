@@ -29,6 +29,9 @@ class ParquetCheckpointReader final : public CheckpointReader {
   explicit ParquetCheckpointReader(bool generic_rows = false, int threads = 0)
       : generic_rows_(generic_rows), threads_(threads) {}
   Status Read(io::FileSystem& fs, const std::string& path, const ActionSink& sink) override;
+  // Rows the leaf scan decodes go to `files` as FileLists; rows of the other routes to `sink`.
+  Status ReadWithFiles(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
+                       const FileListSink& files) override;
 
   // Skips the leaf scan: every row goes the batch route (for comparisons and benchmarks).
   void set_assembled_rows(bool on) { assembled_rows_ = on; }
@@ -36,6 +39,8 @@ class ParquetCheckpointReader final : public CheckpointReader {
   void set_run_rows(int64_t n) { run_rows_ = n; }
 
  private:
+  Status ReadImpl(io::FileSystem& fs, const std::string& path, const ActionSink& sink, const FileListSink* files);
+
   bool generic_rows_;
   int threads_;
   bool assembled_rows_ = false;

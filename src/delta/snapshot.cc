@@ -48,16 +48,11 @@ class LogReplay {
   // Applies one action of the checkpoint (or a sidecar).
   Status ApplyCheckpointAction(Action&& action) {
     if (auto* add = std::get_if<AddFile>(&action)) {
-      if (!Touched(add->path)) {
-        snap_->files_.push_back(std::move(*add));
-        return Status::OK();
+      if (Touched(add->path)) {
+        // Keep its place among the checkpoint files; key it through a stable copy of the path.
+        TrackBase(add->path, add->DvUniqueId(), snap_->files_.size());
       }
-      // Keep its place among the checkpoint files; key it through a stable copy of the path.
-      std::string dv_id = add->DvUniqueId();
-      ClearTombstone(add->path, dv_id);
-      base_keys_.push_back(add->path);
-      ReplaceActive(base_keys_.back(), Ref{snap_->files_.size(), true, std::move(dv_id)});
-      snap_->files_.push_back(std::move(*add));
+      snap_->files_.Append(*add);
       return Status::OK();
     }
     if (auto* rm = std::get_if<RemoveFile>(&action)) {
@@ -67,6 +62,18 @@ class LogReplay {
       }
     }
     return Apply(std::move(action));
+  }
+
+  // Applies add rows of the checkpoint decoded column-wise (the Parquet leaf scan).
+  Status ApplyCheckpointFiles(FileList&& files) {
+    const size_t base = snap_->files_.size();
+    if (!touched_bits_.empty()) {
+      for (size_t i = 0; i < files.size(); ++i) {
+        if (Touched(files.path(i))) TrackBase(files.path(i), files.DvUniqueId(i), base + i);
+      }
+    }
+    snap_->files_.AppendList(std::move(files));
+    return Status::OK();
   }
 
   Status Apply(Action&& action) {
@@ -144,23 +151,14 @@ class LogReplay {
     snap_->protocol_ = std::move(*protocol_);
     snap_->metadata_ = std::move(*metadata_);
     active_.clear();
-    auto& files = snap_->files_;
+    FileList& files = snap_->files_;
     if (!dead_base_.empty()) {
       std::vector<bool> dead(files.size(), false);
       for (size_t i : dead_base_) dead[i] = true;
-      size_t w = 0;
-      for (size_t i = 0; i < files.size(); ++i) {
-        if (dead[i]) continue;
-        if (w != i) files[w] = std::move(files[i]);
-        ++w;
-      }
-      files.resize(w);
+      files.Erase(dead);
     }
-    size_t live = 0;
-    for (const auto& s : slots_) live += s.live ? 1 : 0;
-    files.reserve(files.size() + live);
     for (auto& s : slots_) {
-      if (s.live) files.push_back(std::move(s.add));
+      if (s.live) files.Append(s.add);
     }
     slots_.clear();
     tomb_index_.clear();
@@ -193,11 +191,18 @@ class LogReplay {
     bool live;
   };
 
-  bool Touched(const std::string& path) const {
+  // A checkpoint file that a later commit touches: tracked through the maps at files_[index].
+  void TrackBase(std::string_view path, std::string dv_id, size_t index) {
+    ClearTombstone(path, dv_id);
+    base_keys_.emplace_back(path);
+    ReplaceActive(base_keys_.back(), Ref{index, true, std::move(dv_id)});
+  }
+
+  bool Touched(std::string_view path) const {
     if (touched_bits_.empty()) return false;
     uint32_t h = QuickHash(path);
     if ((touched_bits_[h >> 6] & (uint64_t{1} << (h & 63))) == 0) return false;
-    return touched_->count(std::string_view(path)) != 0;
+    return touched_->count(path) != 0;
   }
 
   // A cheap pre-filter for `touched_` (a few hundred paths against a million checkpoint rows):
@@ -273,6 +278,11 @@ class LogReplay {
   std::deque<Tomb> tombs_;  // removes applied through the maps, in log order
   std::unordered_map<TombKey, size_t, TombKeyHash> tomb_index_;  // live tombstones by key
 };
+
+const std::vector<AddFile>& Snapshot::files() const {
+  std::call_once(materialized_once_, [this] { materialized_ = files_.Materialize(); });
+  return materialized_;
+}
 
 std::optional<int64_t> Snapshot::AppTransactionVersion(const std::string& app_id) const {
   auto it = txns_.find(app_id);
@@ -361,28 +371,35 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
     }
   }
   replay.SetTouchedPaths(commits_ok ? &touched : nullptr);
-  snap->files_.reserve(FilesHint(seg, adds));
+  snap->files_.Reserve(FilesHint(seg, adds));
 
   // Checkpoint (all parts), following V2 sidecars into _delta_log/_sidecars/.
   std::vector<Sidecar> sidecars;
+  const FileListSink file_sink = [&](FileList&& files) { return replay.ApplyCheckpointFiles(std::move(files)); };
   for (const auto& cp : seg.checkpoint_files) {
-    RETURN_NOT_OK(ReadCheckpointFile(*fs, options.readers, cp.path, [&](Action&& a) {
-      if (auto* sc = std::get_if<Sidecar>(&a)) {
-        sidecars.push_back(std::move(*sc));
-        return Status::OK();
-      }
-      return replay.ApplyCheckpointAction(std::move(a));
-    }));
+    RETURN_NOT_OK(ReadCheckpointFile(
+        *fs, options.readers, cp.path,
+        [&](Action&& a) {
+          if (auto* sc = std::get_if<Sidecar>(&a)) {
+            sidecars.push_back(std::move(*sc));
+            return Status::OK();
+          }
+          return replay.ApplyCheckpointAction(std::move(a));
+        },
+        &file_sink));
   }
   std::string sidecar_dir = io::JoinPath(seg.log_dir, "_sidecars");
   for (const auto& sc : sidecars) {
     ASSIGN_OR_RETURN(std::string path, ResolveTablePath(sidecar_dir, sc.path));
-    RETURN_NOT_OK(ReadCheckpointFile(*fs, options.readers, path, [&](Action&& a) {
-      if (std::holds_alternative<Sidecar>(a)) {
-        return Status::Corruption(path + ": sidecar file contains a sidecar action");
-      }
-      return replay.ApplyCheckpointAction(std::move(a));
-    }));
+    RETURN_NOT_OK(ReadCheckpointFile(
+        *fs, options.readers, path,
+        [&](Action&& a) {
+          if (std::holds_alternative<Sidecar>(a)) {
+            return Status::Corruption(path + ": sidecar file contains a sidecar action");
+          }
+          return replay.ApplyCheckpointAction(std::move(a));
+        },
+        &file_sink));
   }
   replay.SetTouchedPaths(nullptr);
   touched.clear();

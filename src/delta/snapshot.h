@@ -15,12 +15,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "delta/actions.h"
 #include "delta/checkpoint_reader.h"
+#include "delta/file_list.h"
 #include "delta/log_segment.h"
 #include "delta/schema_json.h"
 #include "io/file_system.h"
@@ -58,8 +60,14 @@ class Snapshot {
   const LogSegment& segment() const { return segment_; }
   const Protocol& protocol() const { return protocol_; }
   const Metadata& metadata() const { return metadata_; }
-  // Active data files, in the order they were (last) added.
-  const std::vector<AddFile>& files() const { return files_; }
+  // Active data files, in the order they were (last) added, column-wise (file_list.h). Scans
+  // and planners read this and Get() only the files they keep.
+  const FileList& file_list() const { return files_; }
+  size_t num_files() const { return files_.size(); }
+  // The same files as AddFile objects, built on first use (O(files): about 1 us and three
+  // allocations per file) and kept; for callers that need every file as an object (writing a
+  // checkpoint, RESTORE, conflict checks). Index i is file_list()'s file i.
+  const std::vector<AddFile>& files() const;
   // Removed files still remembered by the log, with their deletionTimestamp.
   const std::vector<RemoveFile>& tombstones() const { return tombstones_; }
   // appId -> latest txn action.
@@ -88,7 +96,9 @@ class Snapshot {
   LogSegment segment_;
   Protocol protocol_;
   Metadata metadata_;
-  std::vector<AddFile> files_;
+  FileList files_;
+  mutable std::once_flag materialized_once_;
+  mutable std::vector<AddFile> materialized_;
   std::vector<RemoveFile> tombstones_;
   std::map<std::string, Txn> txns_;
   std::map<std::string, DomainMetadata> domains_;

@@ -79,12 +79,14 @@ Result<std::shared_ptr<const DeltaTable>> DeltaTable::FromSnapshot(
 
 std::optional<int64_t> DeltaTable::EstimatedRows() const {
   int64_t total = 0;
-  for (const delta::AddFile& a : snapshot_->files()) {
-    if (!a.stats) return std::nullopt;
-    auto s = delta::ParseStatsJson(*a.stats);
+  const delta::FileList& files = snapshot_->file_list();
+  for (size_t i = 0; i < files.size(); ++i) {
+    auto text = files.stats(i);
+    if (!text) return std::nullopt;
+    auto s = delta::ParseStatsJson(*text);
     if (!s.ok() || !s->num_records) return std::nullopt;
     total += *s->num_records;
-    if (a.deletion_vector) total -= a.deletion_vector->cardinality;
+    if (const delta::DeletionVectorDescriptor* dv = files.deletion_vector(i)) total -= dv->cardinality;
   }
   return total;
 }
@@ -117,9 +119,9 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   int64_t files_pruned_partition = 0, files_pruned_stats = 0;
   expr::EvalContext ctx;
   std::vector<FileTask> tasks;
-  const auto& files = snapshot_->files();
+  const delta::FileList& files = snapshot_->file_list();
   for (size_t file_index = 0; file_index < files.size(); ++file_index) {
-    const delta::AddFile& add = files[file_index];
+    const delta::AddFile add = files.Get(file_index);
     ASSIGN_OR_RETURN(FileTask task, MakeFileTask(snapshot_->table_root(), table, add,
                                                  static_cast<int64_t>(file_index)));
     bool pruned = false;

@@ -103,7 +103,8 @@ void LogMergeTargetFilter(const DmlTarget& target, const std::vector<expr::ExprP
   if (e.shape.terms.empty()) return;
   e.rows_total = target.table->EstimatedRows().value_or(0);
   e.rows_out = std::min(e.rows_total, counts.updated + counts.deleted);  // matched rows changed
-  for (const auto& f : target.table->snapshot()->files()) e.bytes_read += f.size;
+  const delta::FileList& files = target.table->snapshot()->file_list();
+  for (size_t i = 0; i < files.size(); ++i) e.bytes_read += files.file_size(i);
   e.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::system_clock::now().time_since_epoch())
                   .count();

@@ -126,7 +126,8 @@ Result<QueryResult> Session::RunDescribeDetail(const Statement& s) {
   const delta::Protocol& protocol = snap.protocol();
 
   int64_t size = 0;
-  for (const auto& f : snap.files()) size += f.size;
+  const delta::FileList& files = snap.file_list();
+  for (size_t i = 0; i < files.size(); ++i) size += files.file_size(i);
   std::vector<std::string> features = delta::RequiredWriterFeatures(protocol);
   for (const auto& f : delta::RequiredReaderFeatures(protocol)) {
     if (std::find(features.begin(), features.end(), f) == features.end()) features.push_back(f);
@@ -165,7 +166,7 @@ Result<QueryResult> Session::RunDescribeDetail(const Statement& s) {
   rows.AddRow({columnar::Value::String("delta"), columnar::Value::String(meta.id), name,
                meta.description ? columnar::Value::String(*meta.description) : columnar::Value::Null(columnar::String()),
                columnar::Value::String(snap.table_root()), ts(meta.created_time), ts(snap.timestamp_ms()),
-               StringList(meta.partition_columns), columnar::Value::Int64(static_cast<int64_t>(snap.files().size())),
+               StringList(meta.partition_columns), columnar::Value::Int64(static_cast<int64_t>(snap.num_files())),
                columnar::Value::Int64(size), columnar::Value::Nested(map_type, std::move(entries)),
                columnar::Value::Int32(protocol.min_reader_version), columnar::Value::Int32(protocol.min_writer_version),
                StringList(features)});

@@ -34,17 +34,17 @@ Result<std::unique_ptr<Scan>> TransactionReadSource::Open(const ScanRequest& req
 }
 
 void RecordReadFiles(const delta::Snapshot& view, const scan::FileSetScan& scan, txn::Transaction* txn) {
-  const std::vector<delta::AddFile>& files = view.files();
+  const delta::FileList& files = view.file_list();
   const txn::WriteSet& w = txn->write_set();
-  std::set<std::string> own_adds;
+  std::set<std::string, std::less<>> own_adds;
   for (const delta::AddFile& a : w.adds) own_adds.insert(a.path);
   for (const scan::FileTask& task : scan.files()) {
     if (task.id < 0 || task.id >= static_cast<int64_t>(files.size())) continue;
-    const delta::AddFile& f = files[task.id];
-    if (auto del = w.row_deletes.find(f.path); del != w.row_deletes.end()) {
+    const std::string path(files.path(static_cast<size_t>(task.id)));
+    if (auto del = w.row_deletes.find(path); del != w.row_deletes.end()) {
       txn->ReadFile(del->second.base);  // the view shows the staged DV; the read set wants the file as read
-    } else if (!own_adds.count(f.path)) {
-      txn->ReadFile(f);
+    } else if (!own_adds.count(path)) {
+      txn->ReadFile(files.Get(static_cast<size_t>(task.id)));
     }
   }
 }

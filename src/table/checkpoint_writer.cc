@@ -258,7 +258,7 @@ Result<CheckpointInfo> WriteCheckpoint(std::shared_ptr<io::FileSystem> fs, const
   out.path = path;
   out.size = rows;
   out.size_in_bytes = info.size;
-  out.num_add_files = static_cast<int64_t>(snapshot.files().size());
+  out.num_add_files = static_cast<int64_t>(snapshot.num_files());
   delta::Json last = delta::Json::object();
   last["version"] = out.version;
   last["size"] = out.size;

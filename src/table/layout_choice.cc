@@ -120,17 +120,22 @@ TableStats TableStatsFromSnapshot(const delta::Snapshot& snapshot, const scan::T
   std::vector<std::optional<int64_t>> lo(n), hi(n);
   std::vector<bool> bounded(n, true);
   size_t parsed = 0;
-  for (const delta::AddFile& f : snapshot.files()) {
-    stats.bytes += std::max<int64_t>(0, f.size);
-    if (!f.stats) continue;
+  const delta::FileList& files = snapshot.file_list();
+  size_t with_stats = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    stats.bytes += std::max<int64_t>(0, files.file_size(i));
+    auto text = files.stats(i);
+    if (!text) continue;
+    ++with_stats;
     if (parsed >= max_files) {
       // Scale rows by the average of the parsed files.
       continue;
     }
-    auto s = delta::ParseStatsJson(*f.stats);
+    auto s = delta::ParseStatsJson(*text);
     if (!s.ok() || !s->num_records) continue;
     ++parsed;
-    int64_t dv = f.deletion_vector ? f.deletion_vector->cardinality : 0;
+    const delta::DeletionVectorDescriptor* dv_desc = files.deletion_vector(i);
+    int64_t dv = dv_desc ? dv_desc->cardinality : 0;
     stats.rows += std::max<int64_t>(0, *s->num_records - dv);
     for (size_t c = 0; c < n; ++c) {
       const scan::TableColumn& col = schema.columns[c];
@@ -146,8 +151,6 @@ TableStats TableStatsFromSnapshot(const delta::Snapshot& snapshot, const scan::T
       hi[c] = hi[c] ? std::max(*hi[c], b) : b;
     }
   }
-  size_t with_stats = 0;
-  for (const delta::AddFile& f : snapshot.files()) with_stats += f.stats ? 1 : 0;
   if (parsed > 0 && with_stats > parsed) {
     stats.rows = static_cast<int64_t>(static_cast<double>(stats.rows) * static_cast<double>(with_stats) /
                                       static_cast<double>(parsed));

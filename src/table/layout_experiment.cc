@@ -255,7 +255,8 @@ Result<LayoutResult> RunLayoutCandidate(std::shared_ptr<io::FileSystem> fs, cons
     if (auto choice = ReadLayoutChoice(*fs, root)) r.key = choice->key;
   }
   ASSIGN_OR_RETURN(auto table, scan::DeltaTable::Open(fs, root));
-  for (const auto& f : table->snapshot()->files()) r.storage_bytes += f.size;
+  const delta::FileList& files = table->snapshot()->file_list();
+  for (size_t i = 0; i < files.size(); ++i) r.storage_bytes += files.file_size(i);
   ASSIGN_OR_RETURN(r.per_query, RunWorkload(fs, root, workload, &r.workload));
   return r;
 }
