@@ -58,7 +58,7 @@ asan-test: asan
 # Concurrency tests under TSan.
 # Builds only the test binaries labelled `concurrency` (CMakeLists.txt): the layers in
 # SHOAL_CONCURRENCY_LAYERS and every src/<layer>/*_mt_test.cc binary (shoal_<layer>_mt_test).
-TSAN_TARGETS ?= shoal_txn_test shoal_scan_test shoal_sql_mt_test
+TSAN_TARGETS ?= shoal_delta_test shoal_txn_test shoal_scan_test shoal_table_mt_test shoal_sql_mt_test
 tsan-test: $(DEPS_STAMP)
 	$(call configure,tsan,$(TSAN_CONFIG))
 	cmake --build build/tsan -j $(JOBS) --target $(TSAN_TARGETS)

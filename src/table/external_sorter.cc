@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
@@ -279,6 +280,36 @@ class ExternalSorter::MemorySource : public ExternalSorter::Source {
   std::vector<VectorPtr>* reuse_;
   int64_t pos_ = 0;
 };
+
+// Hands the sorted rows to `consume` in chunks of up to `chunk` rows, in order, gathering chunk
+// k + 1 on a helper thread while `consume` takes chunk k: the gather's random reads and the
+// consumer's work (Parquet encoding) then run on two cores. Chunks alternate between `reuse` and
+// a second set of vectors, so two chunks are held at once.
+template <typename Sorted, typename Consume>  // Sorted: ExternalSorter::SortedBuffer
+Status GatherInChunks(const Sorted& sorted, int64_t chunk, std::vector<VectorPtr>* reuse, Consume&& consume) {
+  const int64_t n = static_cast<int64_t>(sorted.perm.size());
+  if (n == 0) return Status::OK();
+  std::vector<VectorPtr> second;
+  std::vector<VectorPtr>* sets[2] = {reuse, &second};
+  BatchPtr next = sorted.Gather(0, std::min(chunk, n), sets[0]);
+  for (int64_t pos = 0, k = 0; pos < n; ++k) {
+    BatchPtr cur = std::move(next);
+    const int64_t after = pos + cur->num_rows;
+    std::thread helper;
+    if (after < n) {
+      std::vector<VectorPtr>* into = sets[(k + 1) % 2];
+      helper = std::thread([&sorted, &next, after, chunk, n, into] {
+        next = sorted.Gather(after, std::min(chunk, n - after), into);
+      });
+    }
+    Status st = consume(*cur);
+    cur.reset();  // its vectors are free for chunk k + 2
+    if (helper.joinable()) helper.join();
+    RETURN_NOT_OK(st);
+    pos = after;
+  }
+  return Status::OK();
+}
 
 // A spilled run, read row group by row group in chunks.
 class ExternalSorter::RunSource : public ExternalSorter::Source {
@@ -573,12 +604,11 @@ Status ExternalSorter::Spill() {
   // Chunks of about 1/16 of the budget keep the gathered copy small.
   const int64_t per_row = std::max<int64_t>(1, held / std::max<int64_t>(1, n));
   const int64_t chunk = std::clamp<int64_t>(options_.memory_limit / 16 / per_row, 1, 64 * 1024);
-  for (int64_t pos = 0; pos < n; pos += chunk) {
-    int64_t m = std::min(chunk, n - pos);
-    auto part = sorted.Gather(pos, m, &out_cols_);
-    RETURN_NOT_OK(writer->WriteBatch(*part));
-    Track(held + HeldBytes(*part) + writer->buffered_bytes());
-  }
+  RETURN_NOT_OK(GatherInChunks(sorted, chunk, &out_cols_, [&](const RecordBatch& part) {
+    RETURN_NOT_OK(writer->WriteBatch(part));
+    Track(held + 2 * HeldBytes(part) + writer->buffered_bytes());  // this chunk and the next
+    return Status::OK();
+  }));
   RETURN_NOT_OK(writer->Close().status());
   return Status::OK();
 }
@@ -587,13 +617,7 @@ Status ExternalSorter::Finish(const Sink& sink) {
   if (runs_.empty()) {
     if (buffered_rows_ == 0) return Status::OK();
     ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
-    MemorySource src(std::move(sorted), &out_cols_);
-    while (true) {
-      ASSIGN_OR_RETURN(BatchPtr b, src.Next(options_.output_batch_rows));
-      if (!b) break;
-      RETURN_NOT_OK(sink(*b));
-    }
-    return Status::OK();
+    return GatherInChunks(sorted, options_.output_batch_rows, &out_cols_, sink);
   }
   // A large last buffer is spilled too, so it and the merge chunks share the budget.
   if (buffered_bytes() > options_.memory_limit / 2) RETURN_NOT_OK(Spill());

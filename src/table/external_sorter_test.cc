@@ -48,11 +48,6 @@ Result<SortOutput> SortWith(const std::shared_ptr<io::FileSystem>& fs, const std
   return out;
 }
 
-std::vector<Row> BruteSorted(std::vector<Row> rows, const std::vector<std::string>& cols) {
-  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return CompareOn(a, b, cols) < 0; });
-  return rows;
-}
-
 int64_t RawBytesOf(const std::vector<Row>& rows) {
   c::RecordBatch b = ToBatch(rows);
   int64_t n = 0;

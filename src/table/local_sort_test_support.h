@@ -5,7 +5,9 @@
 // Thread-safety: plain values and pure functions.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
@@ -145,6 +147,12 @@ inline int CompareOn(const Row& a, const Row& b, const std::vector<std::string>&
     if (r != 0) return r;
   }
   return 0;
+}
+
+// Oracle: the rows stably sorted on the named columns.
+inline std::vector<Row> BruteSorted(std::vector<Row> rows, const std::vector<std::string>& cols) {
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return CompareOn(a, b, cols) < 0; });
+  return rows;
 }
 
 // Bit-exact row identity for multiset comparison (NaN == NaN, -0.0 != 0.0).

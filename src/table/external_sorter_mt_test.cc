@@ -1,0 +1,91 @@
+// ExternalSorter's threads (built into shoal_table_mt_test, labelled `concurrency`, so `make
+// tsan-test` runs it under TSan): the next output chunk is gathered on a helper thread while the
+// sink takes the current one.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "io/memory_file_system.h"
+#include "table/external_sorter.h"
+#include "table/local_sort_test_support.h"
+
+namespace shoal::table {
+namespace {
+
+using namespace testing_rows;
+
+// A sorter on `cols` holding `rows`, added in batches of `add_rows`.
+std::unique_ptr<ExternalSorter> SorterWith(const std::shared_ptr<io::FileSystem>& fs, const std::vector<Row>& rows,
+                                           const std::vector<std::string>& cols, int64_t memory_limit,
+                                           int64_t output_batch_rows, int64_t add_rows) {
+  c::Schema s = RowSchema();
+  ExternalSorterOptions o;
+  for (const auto& n : cols) o.columns.push_back({s.Find(n), false, true});
+  o.memory_limit = memory_limit;
+  o.spill_dir = "/t/_shoal/tmp";
+  o.output_batch_rows = output_batch_rows;
+  auto sorter = ExternalSorter::Make(fs, std::make_shared<c::Schema>(s), o);
+  EXPECT_TRUE(sorter.ok());
+  if (!sorter.ok()) return nullptr;
+  c::RecordBatch all = ToBatch(rows);
+  for (int64_t pos = 0; pos < all.num_rows; pos += add_rows) {
+    EXPECT_TRUE((*sorter)->Add(*c::SliceBatch(all, pos, std::min(add_rows, all.num_rows - pos))).ok());
+  }
+  return std::move(*sorter);
+}
+
+// The next chunk is gathered on a helper thread while the sink takes the current one, into two
+// alternating sets of vectors: a sink that keeps every batch must still see each chunk intact,
+// and a sink error stops the sort (the helper joined) with that error.
+TEST(ExternalSorterThreads, ChunksGatheredAheadStayIntactAndASinkErrorStops) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(30000, 21);
+  const std::vector<std::string> cols = {"s", "i"};
+  auto make = [&] { return SorterWith(fs, rows, cols, int64_t{1} << 30, 1000, 5000); };
+  std::vector<c::RecordBatch> kept;
+  auto sorter = make();
+  ASSERT_NE(sorter, nullptr);
+  ASSERT_TRUE(sorter->Finish([&](const c::RecordBatch& b) {
+                      kept.push_back(b);  // shares the vectors
+                      return Status::OK();
+                    }).ok());
+  EXPECT_EQ(kept.size(), 30u);
+  std::vector<Row> got;
+  for (const auto& b : kept) {
+    auto part = FromBatch(b);
+    got.insert(got.end(), part.begin(), part.end());
+  }
+  auto want = BruteSorted(rows, cols);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
+
+  auto failing = make();
+  ASSERT_NE(failing, nullptr);
+  int calls = 0;
+  Status st = failing->Finish([&](const c::RecordBatch&) {
+    return ++calls == 3 ? Status::IOError("disk full") : Status::OK();
+  });
+  EXPECT_EQ(calls, 3);
+  EXPECT_NE(st.ToString().find("disk full"), std::string::npos) << st.ToString();
+}
+
+TEST(ExternalSorterThreads, SpilledRunsAreWrittenWhileTheNextChunkIsGathered) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(40000, 22);
+  const std::vector<std::string> cols = {"low", "dt"};
+  auto sorter = SorterWith(fs, rows, cols, 1 << 20, 3000, 8000);  // several spilled runs
+  ASSERT_NE(sorter, nullptr);
+  EXPECT_GE(sorter->runs_spilled(), 2);
+  std::vector<Row> got;
+  ASSERT_TRUE(sorter->Finish([&](const c::RecordBatch& b) {
+                        auto part = FromBatch(b);
+                        got.insert(got.end(), part.begin(), part.end());
+                        return Status::OK();
+                      }).ok());
+  auto want = BruteSorted(rows, cols);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
+}
+
+}  // namespace
+}  // namespace shoal::table
