@@ -157,10 +157,37 @@ class LogReplay {
       for (size_t i : dead_base_) dead[i] = true;
       files.Erase(dead);
     }
-    for (auto& s : slots_) {
-      if (s.live) files.Append(s.add);
-    }
+    // The live commit adds join the list as views into their own strings: the slots are kept
+    // (the dead ones emptied) instead of copied and freed here.
+    auto kept = std::make_shared<std::deque<Slot>>(std::move(slots_));
     slots_.clear();
+    std::vector<FileList::PartitionEntry> pv;
+    for (Slot& s : *kept) {
+      if (!s.live) {
+        s.add = AddFile();
+        continue;
+      }
+      AddFile& a = s.add;
+      pv.clear();
+      for (const auto& [k, v] : a.partition_values) {
+        pv.push_back(FileList::PartitionEntry{k, v ? std::string_view(*v) : std::string_view(), !v.has_value()});
+      }
+      FileList::Row r;
+      r.path = a.path;
+      r.partition_values = pv;
+      r.size = a.size;
+      r.modification_time = a.modification_time;
+      r.data_change = a.data_change;
+      if (a.stats) r.stats = *a.stats;
+      FileList::Extras x;
+      x.tags = std::move(a.tags);
+      x.deletion_vector = std::move(a.deletion_vector);
+      x.base_row_id = a.base_row_id;
+      x.default_row_commit_version = a.default_row_commit_version;
+      x.clustering_provider = std::move(a.clustering_provider);
+      files.AppendRow(r, std::move(x));
+    }
+    files.KeepAlive(std::move(kept));
     tomb_index_.clear();
     snap_->tombstones_.reserve(snap_->tombstones_.size() + tombs_.size());
     for (auto& t : tombs_) {
