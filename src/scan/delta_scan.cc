@@ -1,5 +1,8 @@
 #include "scan/delta_scan.h"
 
+#include <string_view>
+#include <unordered_map>
+
 #include "delta/log_segment.h"
 #include "delta/parquet_checkpoint_reader.h"
 #include "delta/stats_json.h"
@@ -120,12 +123,33 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   expr::EvalContext ctx;
   std::vector<FileTask> tasks;
   const delta::FileList& files = snapshot_->file_list();
+  // The partition filters' verdict depends only on a file's partition values, which few
+  // distinct tuples share among many files: it is decided once per tuple, and a file of a
+  // pruned tuple costs one lookup (no AddFile, no task).
+  std::unordered_map<std::string, bool> pruned_by_partition;
+  std::string tuple;
   for (size_t file_index = 0; file_index < files.size(); ++file_index) {
+    std::unordered_map<std::string, bool>::iterator verdict = pruned_by_partition.end();
+    if (!partition_filters.empty()) {
+      tuple.clear();
+      for (const delta::FileList::PartitionEntry& e : files.partition_values(file_index)) {
+        for (std::string_view part : {e.key, e.value}) {
+          const uint32_t n = static_cast<uint32_t>(part.size());
+          tuple.append(reinterpret_cast<const char*>(&n), sizeof n).append(part);
+        }
+        tuple.push_back(e.is_null ? 'N' : 'V');
+      }
+      verdict = pruned_by_partition.find(tuple);
+      if (verdict != pruned_by_partition.end() && verdict->second) {
+        ++files_pruned_partition;
+        continue;
+      }
+    }
     const delta::AddFile add = files.Get(file_index);
     ASSIGN_OR_RETURN(FileTask task, MakeFileTask(snapshot_->table_root(), table, add,
                                                  static_cast<int64_t>(file_index)));
     bool pruned = false;
-    if (!partition_filters.empty()) {
+    if (!partition_filters.empty() && verdict == pruned_by_partition.end()) {
       // Exact: a one-row batch of the output columns with the partition values filled in.
       std::vector<columnar::VectorPtr> cols;
       auto schema = std::make_shared<columnar::Schema>();
@@ -145,6 +169,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
           break;
         }
       }
+      pruned_by_partition.emplace(tuple, pruned);
     }
     if (!pruned && !stats_filters.empty() && add.stats) {
       auto parsed = delta::ParseStatsJson(*add.stats);

@@ -135,7 +135,35 @@ TEST(DeltaScan, PartitionFilterPrunesFilesExactly) {
   ASSERT_TRUE(t.ok());
   auto r = RunScan(**t, {Cmp("=", 1, columnar::Int32(), Value::Int32(2))});
   EXPECT_EQ(r.metrics.files_read, 2);  // files 2 and 5
+  EXPECT_EQ(r.metrics.files_pruned_partition, 6);
   EXPECT_EQ(r.rows.size(), 200u);
+}
+
+// The verdict is decided once per partition tuple: many files share each tuple, a NULL value
+// and an empty string are different tuples, and every file of a pruned tuple is counted.
+TEST(DeltaScan, PartitionVerdictsPerTupleKeepNullApartAndCountEveryFile) {
+  GeneratedTable g;
+  g.files = 30;
+  std::vector<delta::Action> extra;
+  for (int k = 0; k < 5; ++k) {  // files that must never be read (they do not exist)
+    delta::AddFile a;
+    a.path = "part=__HIVE_DEFAULT_PARTITION__/missing" + std::to_string(k) + ".parquet";
+    a.partition_values["part"] = std::nullopt;
+    a.size = 1;
+    extra.push_back(a);
+  }
+  g.Write(extra);
+  auto t = DeltaTable::Open(g.fs, g.dir.path());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  auto r = RunScan(**t, {expr::IsNull(expr::ColumnRef(1, columnar::Int32(), "part"), /*negated=*/true)});
+  EXPECT_EQ(r.rows.size(), 3000u);
+  EXPECT_EQ(r.metrics.files_read, 30);
+  EXPECT_EQ(r.metrics.files_pruned_partition, 5);
+  auto one = RunScan(**t, {Cmp("=", 1, columnar::Int32(), Value::Int32(1))});
+  EXPECT_EQ(one.metrics.files_read, 10);
+  EXPECT_EQ(one.metrics.files_pruned_partition, 25);
+  for (const auto& [id, part, v] : one.rows) EXPECT_EQ(part, 1);
+  EXPECT_EQ(one.rows.size(), 1000u);
 }
 
 TEST(DeltaScan, StatsPruneFilesAndRowGroups) {
