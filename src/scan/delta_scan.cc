@@ -1,6 +1,7 @@
 #include "scan/delta_scan.h"
 
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "delta/log_segment.h"
@@ -105,30 +106,25 @@ bool OnlyPartitionColumns(const expr::Expr& e, const std::vector<int>& columns,
   return true;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& options) const {
-  const TableSchema& table = *schema_;
-  for (int c : options.columns) {
-    if (c < 0 || c >= static_cast<int>(table.columns.size())) {
-      return Status::InvalidArgument("scan column " + std::to_string(c) + " out of range");
-    }
-  }
-  std::vector<expr::ExprPtr> partition_filters, stats_filters;
-  for (const expr::ExprPtr& f : options.filters) {
-    (OnlyPartitionColumns(*f, options.columns, table) ? partition_filters : stats_filters)
-        .push_back(f);
-  }
-  int64_t files_pruned_partition = 0, files_pruned_stats = 0;
-  expr::EvalContext ctx;
+// Files [begin, end) of a plan, judged by the partition and stats filters: the tasks of the files
+// kept, in file order, and how many each kind of filter pruned.
+struct JudgedFiles {
   std::vector<FileTask> tasks;
-  const delta::FileList& files = snapshot_->file_list();
+  int64_t pruned_partition = 0;
+  int64_t pruned_stats = 0;
+};
+
+Status JudgeFiles(const delta::FileList& files, size_t begin, size_t end, const std::string& table_root,
+                  const TableSchema& table, const std::vector<int>& columns,
+                  const std::vector<expr::ExprPtr>& partition_filters, const std::vector<expr::ExprPtr>& stats_filters,
+                  JudgedFiles* out) {
+  expr::EvalContext ctx;
   // The partition filters' verdict depends only on a file's partition values, which few
   // distinct tuples share among many files: it is decided once per tuple, and a file of a
   // pruned tuple costs one lookup (no AddFile, no task).
   std::unordered_map<std::string, bool> pruned_by_partition;
   std::string tuple;
-  for (size_t file_index = 0; file_index < files.size(); ++file_index) {
+  for (size_t file_index = begin; file_index < end; ++file_index) {
     std::unordered_map<std::string, bool>::iterator verdict = pruned_by_partition.end();
     if (!partition_filters.empty()) {
       tuple.clear();
@@ -141,19 +137,19 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
       }
       verdict = pruned_by_partition.find(tuple);
       if (verdict != pruned_by_partition.end() && verdict->second) {
-        ++files_pruned_partition;
+        ++out->pruned_partition;
         continue;
       }
     }
     const delta::AddFile add = files.Get(file_index);
-    ASSIGN_OR_RETURN(FileTask task, MakeFileTask(snapshot_->table_root(), table, add,
+    ASSIGN_OR_RETURN(FileTask task, MakeFileTask(table_root, table, add,
                                                  static_cast<int64_t>(file_index)));
     bool pruned = false;
     if (!partition_filters.empty() && verdict == pruned_by_partition.end()) {
       // Exact: a one-row batch of the output columns with the partition values filled in.
       std::vector<columnar::VectorPtr> cols;
       auto schema = std::make_shared<columnar::Schema>();
-      for (int c : options.columns) {
+      for (int c : columns) {
         schema->fields.push_back(table.schema.fields[c]);
         cols.push_back(task.partition_values[c]
                            ? task.partition_values[c]->Broadcast(1)
@@ -165,7 +161,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
         ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilter(*f, one, ctx, &sel));
         if (k == 0) {
           pruned = true;
-          ++files_pruned_partition;
+          ++out->pruned_partition;
           break;
         }
       }
@@ -174,9 +170,9 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
     if (!pruned && !stats_filters.empty() && add.stats) {
       auto parsed = delta::ParseStatsJson(*add.stats);
       if (parsed.ok()) {
-        std::vector<std::optional<expr::ColumnStats>> stats(options.columns.size());
-        for (size_t j = 0; j < options.columns.size(); ++j) {
-          int c = options.columns[j];
+        std::vector<std::optional<expr::ColumnStats>> stats(columns.size());
+        for (size_t j = 0; j < columns.size(); ++j) {
+          int c = columns[j];
           if (task.partition_values[c]) {
             expr::ColumnStats cs;
             const columnar::Value& v = *task.partition_values[c];
@@ -193,14 +189,58 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
         for (const expr::ExprPtr& f : stats_filters) {
           if (expr::CanMatch(*f, provider) == expr::TriState::kFalse) {
             pruned = true;
-            ++files_pruned_stats;
+            ++out->pruned_stats;
             break;
           }
         }
       }
     }
-    if (!pruned) tasks.push_back(std::move(task));
+    if (!pruned) out->tasks.push_back(std::move(task));
   }
+  return Status::OK();
+}
+
+// Lists at least this long are judged on two threads (the stats JSON parse is most of the cost).
+constexpr size_t kParallelPlanFiles = 4096;
+
+}  // namespace
+
+Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& options) const {
+  const TableSchema& table = *schema_;
+  for (int c : options.columns) {
+    if (c < 0 || c >= static_cast<int>(table.columns.size())) {
+      return Status::InvalidArgument("scan column " + std::to_string(c) + " out of range");
+    }
+  }
+  std::vector<expr::ExprPtr> partition_filters, stats_filters;
+  for (const expr::ExprPtr& f : options.filters) {
+    (OnlyPartitionColumns(*f, options.columns, table) ? partition_filters : stats_filters)
+        .push_back(f);
+  }
+  const delta::FileList& files = snapshot_->file_list();
+  const size_t n = files.size();
+  JudgedFiles parts[2];
+  Status statuses[2];
+  auto judge = [&](int k, size_t begin, size_t end) {
+    statuses[k] = JudgeFiles(files, begin, end, snapshot_->table_root(), table, options.columns, partition_filters,
+                             stats_filters, &parts[k]);
+  };
+  if (n >= kParallelPlanFiles && std::thread::hardware_concurrency() > 1) {
+    std::thread second(judge, 1, n / 2, n);
+    judge(0, 0, n / 2);
+    second.join();
+  } else {
+    judge(0, 0, n);
+  }
+  std::vector<FileTask> tasks = std::move(parts[0].tasks);
+  int64_t files_pruned_partition = 0, files_pruned_stats = 0;
+  for (int k = 0; k < 2; ++k) {
+    RETURN_NOT_OK(statuses[k]);
+    files_pruned_partition += parts[k].pruned_partition;
+    files_pruned_stats += parts[k].pruned_stats;
+  }
+  tasks.insert(tasks.end(), std::make_move_iterator(parts[1].tasks.begin()),
+               std::make_move_iterator(parts[1].tasks.end()));
   FileSetScanSpec spec;
   spec.fs = fs_;
   spec.table_root = snapshot_->table_root();

@@ -166,6 +166,55 @@ TEST(DeltaScan, PartitionVerdictsPerTupleKeepNullApartAndCountEveryFile) {
   EXPECT_EQ(one.rows.size(), 1000u);
 }
 
+// A list of 6,008 files is judged on two threads (kParallelPlanFiles): real files 0-3 first,
+// then 6,000 files that do not exist (their stats and partitions must prune them), then real
+// files 4-7 (added again, so they move to the end: the second half); the kept files stay in file
+// order across the halves and every pruned file is counted once.
+TEST(DeltaScan, PlanningManyFilesOnTwoThreadsKeepsFileOrderAndCounts) {
+  GeneratedTable g;
+  std::vector<delta::Action> ghosts;
+  for (int k = 0; k < 6000; ++k) {
+    delta::AddFile a;
+    a.partition_values["part"] = std::to_string(k % 3);
+    a.path = "part=" + *a.partition_values["part"] + "/ghost" + std::to_string(k) + ".parquet";
+    a.size = 1;
+    delta::FileStats st;
+    st.num_records = 10;
+    st.min_values[{"id"}] = 1000000 + k;
+    st.max_values[{"id"}] = 1000009 + k;
+    st.null_count[{"id"}] = 0;
+    a.stats = delta::SerializeStatsJson(st);
+    ghosts.push_back(a);
+  }
+  g.Write(ghosts);
+  auto first = delta::Snapshot::Load(g.fs, g.dir.path());
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  std::vector<delta::Action> again;  // real files 4-7, added again: they move to the end
+  for (const delta::AddFile& f : (*first)->files()) {
+    for (const char* name : {"/f4.", "/f5.", "/f6.", "/f7."}) {
+      if (f.path.find(name) != std::string::npos) again.push_back(f);
+    }
+  }
+  ASSERT_EQ(again.size(), 4u);
+  ASSERT_TRUE(g.fs->PutIfAbsent(g.dir.Join("_delta_log/00000000000000000001.json"), delta::SerializeCommit(again)).ok());
+  auto t = DeltaTable::Open(g.fs, g.dir.path());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ((*t)->snapshot()->num_files(), 6008u);
+
+  auto r = RunScan(**t, {Cmp("<", 0, columnar::Int64(), Value::Int64(800))});
+  ASSERT_EQ(r.rows.size(), 800u);
+  for (size_t i = 0; i < r.rows.size(); ++i) EXPECT_EQ(std::get<0>(r.rows[i]), static_cast<int64_t>(i));
+  EXPECT_EQ(r.metrics.files_total, 6008);
+  EXPECT_EQ(r.metrics.files_pruned_stats, 6000);
+  EXPECT_EQ(r.metrics.files_read, 8);
+
+  auto p = RunScan(**t, {Cmp("=", 1, columnar::Int32(), Value::Int32(1)), Cmp("<", 0, columnar::Int64(), Value::Int64(800))});
+  EXPECT_EQ(p.rows.size(), 300u);  // files 1, 4 and 7
+  EXPECT_EQ(p.metrics.files_pruned_partition, 4000 + 5);
+  EXPECT_EQ(p.metrics.files_pruned_stats, 2000);
+  EXPECT_EQ(p.metrics.files_read, 3);
+}
+
 TEST(DeltaScan, StatsPruneFilesAndRowGroups) {
   GeneratedTable g;
   g.Write();
