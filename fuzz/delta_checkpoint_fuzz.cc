@@ -1,6 +1,7 @@
 // libFuzzer target for Parquet checkpoints: the input is a checkpoint file's bytes, read by the
 // snapshot loader's checkpoint reader (column-wise add/remove decoding, generic rows for the
-// other actions). Any error Status is fine; a crash, sanitizer report or runaway allocation is
+// other actions), once as actions and once as the snapshot load reads it (add rows as FileLists,
+// every file then built back into an AddFile). Any error Status is fine; a crash, sanitizer report or runaway allocation is
 // a finding. Seeds: the delta-golden tables' checkpoints (scripts/fuzz.sh).
 #include <cstddef>
 #include <cstdint>
@@ -21,5 +22,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ++actions;
     return Status::OK();
   });
+  delta::FileList all;
+  delta::FileListSink files = [&](delta::FileList&& list) {
+    all.AppendList(std::move(list));
+    return Status::OK();
+  };
+  (void)reader.ReadWithFiles(
+      fs, path,
+      [&](delta::Action&&) {
+        ++actions;
+        return Status::OK();
+      },
+      files);
+  for (size_t i = 0; i < all.size(); ++i) actions += all.Get(i).path.empty() ? 0 : 1;
   return 0;
 }
