@@ -179,13 +179,7 @@ class LogReplay {
       r.modification_time = a.modification_time;
       r.data_change = a.data_change;
       if (a.stats) r.stats = *a.stats;
-      FileList::Extras x;
-      x.tags = std::move(a.tags);
-      x.deletion_vector = std::move(a.deletion_vector);
-      x.base_row_id = a.base_row_id;
-      x.default_row_commit_version = a.default_row_commit_version;
-      x.clustering_provider = std::move(a.clustering_provider);
-      files.AppendRow(r, std::move(x));
+      files.AppendRow(r, FileList::ExtrasOf(a));
     }
     files.KeepAlive(std::move(kept));
     tomb_index_.clear();

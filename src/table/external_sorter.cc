@@ -261,23 +261,21 @@ struct ExternalSorter::SortedBuffer {
   }
 };
 
-// The last buffer, sorted in memory: gathers chunks by the permutation. With `reuse`, every
-// chunk is gathered into the same vectors when the previous chunk was released (the sink did
-// not keep it).
+// The last buffer as one source of a merge, sorted in memory: gathers chunks by the permutation
+// into fresh vectors (the merge keeps chunks while it takes rows from them).
 class ExternalSorter::MemorySource : public ExternalSorter::Source {
  public:
-  MemorySource(SortedBuffer b, std::vector<VectorPtr>* reuse) : b_(std::move(b)), reuse_(reuse) {}
+  explicit MemorySource(SortedBuffer b) : b_(std::move(b)) {}
   Result<BatchPtr> Next(int64_t max_rows) override {
     int64_t n = std::min<int64_t>(max_rows, static_cast<int64_t>(b_.perm.size()) - pos_);
     if (n <= 0) return BatchPtr();
-    auto out = b_.Gather(pos_, n, reuse_);
+    auto out = b_.Gather(pos_, n, nullptr);
     pos_ += n;
     return out;
   }
 
  private:
   SortedBuffer b_;
-  std::vector<VectorPtr>* reuse_;
   int64_t pos_ = 0;
 };
 
@@ -648,7 +646,7 @@ Status ExternalSorter::Finish(const Sink& sink) {
   }
   if (buffered_rows_ > 0) {
     ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
-    sources.push_back(std::make_unique<MemorySource>(std::move(sorted), nullptr));  // the merge keeps chunks
+    sources.push_back(std::make_unique<MemorySource>(std::move(sorted)));
   }
   RETURN_NOT_OK(Merge(std::move(sources), sink));
   std::vector<std::string> done = std::move(runs_);
