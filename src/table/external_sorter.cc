@@ -6,6 +6,7 @@
 
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
+#include "table/coded_gather.h"
 #include "table/uuid.h"
 
 namespace shoal::table {
@@ -58,18 +59,6 @@ parquet::WriterProperties SpillProperties(int64_t memory_limit) {
 
 // Rows `perm[0..n)` of one flat column into a new vector: one typed pass per column, no
 // per-value calls; strings of up to 16 bytes are copied as two fixed 8-byte words.
-// Calls copy(T{}) with the unsigned type of a fixed-width slot of `w` bytes (1, 2, 4, 8, else 16).
-template <typename F>
-void ForSlotWidth(int w, F&& copy) {
-  switch (w) {
-    case 1: copy(uint8_t{}); break;
-    case 2: copy(uint16_t{}); break;
-    case 4: copy(uint32_t{}); break;
-    case 8: copy(uint64_t{}); break;
-    default: copy(columnar::int128_t{}); break;
-  }
-}
-
 columnar::VectorPtr GatherFlat(const Vector& v, const uint32_t* perm, int64_t n) {
   auto out = std::make_shared<Vector>(v.type());
   if (v.MayHaveNulls()) {
@@ -130,94 +119,11 @@ BatchPtr GatherRows(const RecordBatch& b, const uint32_t* perm, int64_t n) {
   return out;
 }
 
-// One column of every buffered segment, as raw pointers already offset to the segment's
-// first row: the coded gather reads row `code & 0xFFFF` of segment `code >> 16`.
-struct SegmentColumn {
-  std::vector<const uint8_t*> values;    // fixed width: first value; strings: unused
-  std::vector<const int64_t*> offsets;   // strings: the segment's first offset
-  std::vector<const uint8_t*> bytes;     // strings: the vector's characters
-  std::vector<int64_t> bytes_size;
-  std::vector<const uint8_t*> validity;  // nullptr: every row valid
-  bool any_nulls = false;
-};
-
 // Reuses `*slot` when nothing else holds it (the previous batch was consumed), else a new vector.
 Vector* OutputVector(VectorPtr* slot, const columnar::TypePtr& type) {
   if (!*slot || slot->use_count() != 1) *slot = std::make_shared<Vector>(type);
   (*slot)->validity().clear();
   return slot->get();
-}
-
-// Rows ahead whose values the gather prefetches (the reads are random: rows in sorted order).
-constexpr int64_t kPrefetch = 16;
-
-// Rows `codes[0..n)` of one flat column across segments, one typed loop per column, prefetching
-// kPrefetch rows ahead; strings are copied in fixed 16-byte words (inlined) where the source has
-// the room.
-void GatherCoded(const SegmentColumn& sc, const columnar::DataType& type, const uint32_t* codes, int64_t n,
-                 Vector* out) {
-  if (sc.any_nulls) {
-    std::vector<uint8_t>& val = out->validity();
-    val.resize(static_cast<size_t>(n));
-    const uint8_t* const* vs = sc.validity.data();
-    for (int64_t i = 0; i < n; ++i) {
-      const uint8_t* v = vs[codes[i] >> 16];
-      val[i] = v ? v[codes[i] & 0xFFFF] : 1;
-    }
-  }
-  if (type.IsStringLike()) {
-    const int64_t* const* so = sc.offsets.data();
-    int64_t total = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (i + kPrefetch < n) __builtin_prefetch(so[codes[i + kPrefetch] >> 16] + (codes[i + kPrefetch] & 0xFFFF));
-      const int64_t* o = so[codes[i] >> 16] + (codes[i] & 0xFFFF);
-      total += o[1] - o[0];
-    }
-    out->values().Resize(sizeof(int64_t) * static_cast<size_t>(n + 1));
-    out->bytes().Resize(static_cast<size_t>(total) + 16);
-    int64_t* dof = out->offsets();
-    uint8_t* db = out->bytes().data();
-    int64_t pos = 0;
-    dof[0] = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (i + kPrefetch < n) {
-        const uint32_t pc = codes[i + kPrefetch];
-        const int64_t* po = so[pc >> 16] + (pc & 0xFFFF);
-        __builtin_prefetch(sc.bytes[pc >> 16] + po[0]);
-      }
-      const uint32_t s = codes[i] >> 16;
-      const int64_t* o = so[s] + (codes[i] & 0xFFFF);
-      const int64_t from = o[0];
-      const int64_t len = o[1] - from;
-      const uint8_t* sb = sc.bytes[s];
-      if (from + ((len + 15) & ~int64_t{15}) <= sc.bytes_size[s]) {
-        // Whole 16-byte words (inlined copies); the slack past `total` absorbs the overrun.
-        for (int64_t k = 0; k < len; k += 16) std::memcpy(db + pos + k, sb + from + k, 16);
-      } else if (len > 0) {
-        std::memcpy(db + pos, sb + from, static_cast<size_t>(len));
-      }
-      pos += len;
-      dof[i + 1] = pos;
-    }
-    out->bytes().Resize(static_cast<size_t>(total));
-  } else {
-    const int w = type.SlotWidth();
-    out->values().Resize(static_cast<size_t>(n) * static_cast<size_t>(w));
-    auto copy = [&](auto tag) {
-      using T = decltype(tag);
-      const uint8_t* const* base = sc.values.data();
-      T* dst = out->data<T>();
-      int64_t i = 0;
-      for (; i + kPrefetch < n; ++i) {
-        const uint32_t pc = codes[i + kPrefetch];
-        __builtin_prefetch(reinterpret_cast<const T*>(base[pc >> 16]) + (pc & 0xFFFF));
-        dst[i] = reinterpret_cast<const T*>(base[codes[i] >> 16])[codes[i] & 0xFFFF];
-      }
-      for (; i < n; ++i) dst[i] = reinterpret_cast<const T*>(base[codes[i] >> 16])[codes[i] & 0xFFFF];
-    };
-    ForSlotWidth(w, copy);
-  }
-  out->SetLength(n);
 }
 
 bool IsFlat(const columnar::DataType& t) { return !t.IsNested() && t.id() != columnar::TypeId::kNull; }
@@ -570,13 +476,11 @@ Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
       if (t.IsStringLike()) {
         sc.offsets.push_back(v.offsets() + seg.begin);
         sc.bytes.push_back(v.bytes().data());
-        sc.bytes_size.push_back(static_cast<int64_t>(v.bytes().size()));
         sc.values.push_back(nullptr);
       } else {
         sc.values.push_back(v.values().data() + seg.begin * w);
         sc.offsets.push_back(nullptr);
         sc.bytes.push_back(nullptr);
-        sc.bytes_size.push_back(0);
       }
       sc.validity.push_back(v.MayHaveNulls() ? v.validity().data() + seg.begin : nullptr);
       sc.any_nulls = sc.any_nulls || v.MayHaveNulls();

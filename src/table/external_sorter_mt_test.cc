@@ -1,9 +1,10 @@
-// ExternalSorter's threads (built into shoal_table_mt_test, labelled `concurrency`, so `make
+// ExternalSorter's and SortKeyRows' threads (built into shoal_table_mt_test, labelled `concurrency`, so `make
 // tsan-test` runs it under TSan): the next output chunk is gathered on a helper thread while the
 // sink takes the current one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "io/memory_file_system.h"
 #include "table/external_sorter.h"
@@ -85,6 +86,23 @@ TEST(ExternalSorterThreads, SpilledRunsAreWrittenWhileTheNextChunkIsGathered) {
   auto want = BruteSorted(rows, cols);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
+}
+
+// Large sorts split after the first radix pass and sort the two ranges of buckets on two
+// threads: the permutation must equal the one-thread sort's (which local_sort_key_test checks
+// against brute force), on low- and high-cardinality keys and long-string tie-breaks.
+TEST(SortKeyThreads, TwoThreadSortEqualsTheOneThreadSort) {
+  auto rows = RandomRows(20000, 23);
+  c::RecordBatch batch = ToBatch(rows);
+  c::Schema s = RowSchema();
+  for (const auto& cols : std::vector<std::vector<std::string>>{{"low", "dt"}, {"s", "i"}, {"i"}, {"dec", "d"}}) {
+    std::vector<SortColumn> sc;
+    for (const auto& n : cols) sc.push_back({s.Find(n), false, true});
+    auto enc = SortKeyEncoder::Make(s, sc);
+    ASSERT_TRUE(enc.ok());
+    KeyRows keys = enc->Encode(batch);
+    EXPECT_EQ(SortKeyRows(keys, 64), SortKeyRows(keys, INT64_MAX)) << cols[0];
+  }
 }
 
 }  // namespace

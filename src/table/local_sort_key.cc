@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 namespace shoal::table {
 
@@ -262,19 +264,32 @@ inline bool ItemLess(const SortItem& a, const SortItem& b) { return a.key < b.ke
 // up to there whose strings are long is ordered by comparing full values (CompareKeyRows).
 // Integer sorting is MSD radix on the most significant varying byte, until a range varies in
 // at most two bytes (then LSD radix) or is small (then std::sort). Equal keys stay in row
-// order (every sort orders by (key, row)), so the result is stable.
+// order (every sort orders by (key, row)), so the result is stable. Large inputs are first
+// split in two by a pivot key, and the two sides are sorted on two threads.
 class KeyRowSorter {
  public:
-  KeyRowSorter(const KeyRows& keys, bool use_tie_breaks) : keys_(keys) {
+  KeyRowSorter(const KeyRows& keys, bool use_tie_breaks, int64_t parallel_from_rows)
+      : keys_(keys), parallel_from_rows_(std::max<int64_t>(2, parallel_from_rows)) {
     const int w = keys.width;
     const int64_t n = keys.num_rows();
     // Positions where some row differs from row 0.
     std::vector<uint8_t> diff(static_cast<size_t>(w), 0);
     const uint8_t* k = keys.bytes.data();
+    // Eight positions at a time as one word, the tail byte by byte.
+    const int words = n > 0 ? w / 8 : 0;
+    std::vector<uint64_t> wdiff(static_cast<size_t>(words), 0);
+    std::vector<uint64_t> first(static_cast<size_t>(words), 0);
+    for (int q = 0; q < words; ++q) std::memcpy(&first[q], k + 8 * q, 8);
     for (int64_t i = 1; i < n; ++i) {
       const uint8_t* r = k + i * w;
-      for (int b = 0; b < w; ++b) diff[b] |= static_cast<uint8_t>(r[b] ^ k[b]);
+      for (int q = 0; q < words; ++q) {
+        uint64_t v;
+        std::memcpy(&v, r + 8 * q, 8);
+        wdiff[q] |= v ^ first[q];
+      }
+      for (int b = 8 * words; b < w; ++b) diff[b] |= static_cast<uint8_t>(r[b] ^ k[b]);
     }
+    for (int q = 0; q < words; ++q) std::memcpy(&diff[8 * static_cast<size_t>(q)], &wdiff[q], 8);
     size_t t = 0;
     std::vector<int> cur;
     auto close_chunk = [&] {
@@ -300,7 +315,11 @@ class KeyRowSorter {
     items_.resize(static_cast<size_t>(n));
     tmp_.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) items_[i].row = static_cast<uint32_t>(i);
-    Refine(items_.data(), tmp_.data(), n, 0);
+    if (n < parallel_from_rows_ || std::thread::hardware_concurrency() < 2 || steps_.empty() || steps_[0].tie_break >= 0) {
+      Refine(items_.data(), tmp_.data(), n, 0);
+    } else {
+      SortOnTwoThreads(n);
+    }
     std::vector<SortItem>().swap(tmp_);  // the permutation replaces the scratch, not adds to it
     std::vector<uint32_t> perm(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) perm[i] = items_[i].row;
@@ -332,18 +351,56 @@ class KeyRowSorter {
         continue;
       }
       Load(a, n, step.positions);
-      SortByKey(a, tmp, n);
-      if (s + 1 == steps_.size()) return;
-      // Runs of equal keys go on to the next step.
-      int64_t i = 0;
-      while (i < n) {
-        int64_t j = i + 1;
-        while (j < n && a[j].key == a[i].key) ++j;
-        if (j - i > 1) Refine(a + i, tmp + i, j - i, s + 1);
-        i = j;
-      }
+      SortLoaded(a, tmp, n, s);
       return;
     }
+  }
+
+  // Orders a[0..n), whose keys hold step `s` (a positions step), then the runs of equal keys
+  // on the later steps.
+  void SortLoaded(SortItem* a, SortItem* tmp, int64_t n, size_t s) {
+    SortByKey(a, tmp, n);
+    if (s + 1 == steps_.size()) return;
+    int64_t i = 0;
+    while (i < n) {
+      int64_t j = i + 1;
+      while (j < n && a[j].key == a[i].key) ++j;
+      if (j - i > 1) Refine(a + i, tmp + i, j - i, s + 1);
+      i = j;
+    }
+  }
+
+  // Sorts items_ (n rows, in row order) on two threads: a stable pass splits the rows by a
+  // pivot on the first step's key (the median of a sample; keys equal to it go to the side
+  // that balances better), then each thread sorts one side — every key on the left is below
+  // every key on the right, so the sides need no merge.
+  void SortOnTwoThreads(int64_t n) {
+    SortItem* a = items_.data();
+    SortItem* tmp = tmp_.data();
+    Load(a, n, steps_[0].positions);
+    std::vector<uint64_t> sample;
+    const int64_t stride = std::max<int64_t>(1, n / 1024);
+    for (int64_t i = 0; i < n; i += stride) sample.push_back(a[i].key);
+    std::nth_element(sample.begin(), sample.begin() + static_cast<std::ptrdiff_t>(sample.size() / 2), sample.end());
+    const uint64_t pivot = sample[sample.size() / 2];
+    int64_t below = 0, equal = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      below += a[i].key < pivot;
+      equal += a[i].key == pivot;
+    }
+    // Left: keys < pivot, or <= pivot when that is closer to half.
+    const bool take_equal = std::llabs(below + equal - n / 2) < std::llabs(below - n / 2);
+    const int64_t left = take_equal ? below + equal : below;
+    if (left == 0 || left == n) return SortLoaded(a, tmp, n, 0);
+    int64_t l = 0, r = left;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool goes_left = a[i].key < pivot || (take_equal && a[i].key == pivot);
+      tmp[goes_left ? l++ : r++] = a[i];
+    }
+    std::copy(tmp, tmp + n, a);
+    std::thread second([&] { SortLoaded(a + left, tmp + left, n - left, 0); });
+    SortLoaded(a, tmp, left, 0);
+    second.join();
   }
 
   void Load(SortItem* a, int64_t n, const std::vector<int>& pos) const {
@@ -351,6 +408,8 @@ class KeyRowSorter {
     const int64_t w = keys_.width;
     const int shift = 8 * (8 - static_cast<int>(pos.size()));
     for (int64_t i = 0; i < n; ++i) {
+      // After the first step the rows are out of order: each key row is a cache miss.
+      if (i + kPrefetch < n) __builtin_prefetch(k + a[i + kPrefetch].row * w + pos[0]);
       const uint8_t* r = k + a[i].row * w;
       uint64_t v = 0;
       for (int p : pos) v = (v << 8) | r[p];
@@ -413,7 +472,11 @@ class KeyRowSorter {
     if (src != a) std::copy(src, src + n, a);
   }
 
+  // Rows ahead whose key bytes Load prefetches.
+  static constexpr int64_t kPrefetch = 16;
+
   const KeyRows& keys_;
+  const int64_t parallel_from_rows_;
   std::vector<Step> steps_;
   std::vector<SortItem> items_;
   std::vector<SortItem> tmp_;
@@ -421,8 +484,12 @@ class KeyRowSorter {
 
 }  // namespace
 
-std::vector<uint32_t> RadixSortKeyRows(const KeyRows& keys) { return KeyRowSorter(keys, false).Run(); }
+std::vector<uint32_t> RadixSortKeyRows(const KeyRows& keys) {
+  return KeyRowSorter(keys, false, kParallelSortRows).Run();
+}
 
-std::vector<uint32_t> SortKeyRows(const KeyRows& keys) { return KeyRowSorter(keys, true).Run(); }
+std::vector<uint32_t> SortKeyRows(const KeyRows& keys, int64_t parallel_from_rows) {
+  return KeyRowSorter(keys, true, parallel_from_rows).Run();
+}
 
 }  // namespace shoal::table

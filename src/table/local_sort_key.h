@@ -81,7 +81,10 @@ class SortKeyEncoder {
 // range varies in at most two bytes); later positions are sorted only within runs equal so far,
 // and long strings are compared in full only within runs equal up to their segment. Needs at
 // most kSortBytesPerRow bytes per row at once (scratch, then the result in place of half of it).
-std::vector<uint32_t> SortKeyRows(const KeyRows& keys);
+// From `parallel_from_rows` rows on (and with two cores) the rows are split in two by a pivot
+// key and the two sides sorted on two threads.
+inline constexpr int64_t kParallelSortRows = int64_t{1} << 18;
+std::vector<uint32_t> SortKeyRows(const KeyRows& keys, int64_t parallel_from_rows = kParallelSortRows);
 // The same sort on the key bytes alone (ignores tie_breaks: exact only without them).
 std::vector<uint32_t> RadixSortKeyRows(const KeyRows& keys);
 // Bytes per row SortKeyRows holds at its peak (two arrays of 16-byte key-and-row pairs).

@@ -193,6 +193,8 @@ TEST(SortKey, RadixSortEqualsStableBruteForceOnLargeRandomInputs) {
     KeyRows keys = enc->Encode(batch);
     std::vector<uint32_t> got = SortKeyRows(keys);
     std::vector<uint32_t> want = BruteOrderSpecs(rows, specs);
+    // The same rows split over two threads (normally only from kParallelSortRows rows).
+    ASSERT_EQ(SortKeyRows(keys, 64), want) << "two threads, case " << specs[0].col << "/" << specs.size();
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i) {
       ASSERT_EQ(got[i], want[i]) << "case " << specs[0].col << "/" << specs.size() << " position " << i << ": "
@@ -224,6 +226,7 @@ TEST(SortKey, SharedPrefixStringsTieBreakOnlyWithinEqualPrefixRunsAndStayStable)
     KeyRows keys = enc->Encode(batch);
     ASSERT_FALSE(keys.tie_breaks.empty());
     EXPECT_EQ(SortKeyRows(keys), BruteOrderSpecs(rows, specs)) << specs[0].desc;
+    EXPECT_EQ(SortKeyRows(keys, 64), BruteOrderSpecs(rows, specs)) << "two threads " << specs[0].desc;
   }
 }
 
@@ -238,7 +241,9 @@ TEST(SortKey, LowCardinalityKeysKeepArrivalOrderWithinEqualKeys) {
   for (const auto& specs : std::vector<std::vector<Spec>>{{{"low"}}, {{"low"}, {"dt"}}, {{"dt"}, {"i"}, {"low"}}}) {
     auto enc = EncoderOf(specs);
     ASSERT_TRUE(enc.ok());
-    EXPECT_EQ(SortKeyRows(enc->Encode(batch)), BruteOrderSpecs(rows, specs)) << specs.size();
+    KeyRows keys = enc->Encode(batch);
+    EXPECT_EQ(SortKeyRows(keys), BruteOrderSpecs(rows, specs)) << specs.size();
+    EXPECT_EQ(SortKeyRows(keys, 64), BruteOrderSpecs(rows, specs)) << "two threads " << specs.size();
   }
 }
 
