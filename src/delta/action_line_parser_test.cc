@@ -96,6 +96,14 @@ TEST(ActionLineParser, DecodesEscapesAndUnicodeInPaths) {
   // Escaped keys name the same fields.
   ExpectAgrees(R"({"remove":{"p\u0061th":"x","dataChange":true}})");
   EXPECT_TRUE(TryParseFileActionLine(R"({"remove":{"p\u0061th":"x","dataChange":true}})"));
+  // Several escaped keys in one line, each decoded on its own (the key buffer is reused).
+  const std::string two =
+      R"({"add":{"p\u0061th":"x","partitionV\u0061lues":{},"size":1,"modificationTime":2,"dataChange":true,)"
+      R"("st\u0061ts":"{\"numRecords\":3}"}})";
+  ExpectAgrees(two);
+  auto both = TryParseFileActionLine(two);
+  ASSERT_TRUE(both);
+  EXPECT_EQ(std::get<AddFile>(*both).stats, std::optional<std::string>(R"({"numRecords":3})"));
 }
 
 TEST(ActionLineParser, MalformedLinesGetTheDomErrors) {

@@ -1,5 +1,7 @@
 #include "scan/delta_scan.h"
 
+#include <algorithm>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -7,6 +9,7 @@
 #include "delta/log_segment.h"
 #include "delta/parquet_checkpoint_reader.h"
 #include "delta/stats_json.h"
+#include "delta/stats_scan.h"
 #include "delta/table_path.h"
 #include "expr/can_match.h"
 #include "expr/evaluate.h"
@@ -87,7 +90,7 @@ std::optional<int64_t> DeltaTable::EstimatedRows() const {
   for (size_t i = 0; i < files.size(); ++i) {
     auto text = files.stats(i);
     if (!text) return std::nullopt;
-    auto s = delta::ParseStatsJson(*text);
+    auto s = delta::ParseStatsJsonFor(*text, {});
     if (!s.ok() || !s->num_records) return std::nullopt;
     total += *s->num_records;
     if (const delta::DeletionVectorDescriptor* dv = files.deletion_vector(i)) total -= dv->cardinality;
@@ -119,6 +122,47 @@ Status JudgeFiles(const delta::FileList& files, size_t begin, size_t end, const 
                   const std::vector<expr::ExprPtr>& partition_filters, const std::vector<expr::ExprPtr>& stats_filters,
                   JudgedFiles* out) {
   expr::EvalContext ctx;
+  // The output columns the stats filters read, and their stats paths: a file's stats JSON is
+  // scanned for these alone (delta/stats_scan.h).
+  std::vector<size_t> needed;
+  std::vector<delta::ColumnPath> wanted;
+  bool needs_partition_values = false;
+  for (const expr::ExprPtr& f : stats_filters) {
+    for (int j : expr::CollectColumns(*f)) {
+      if (j < 0 || static_cast<size_t>(j) >= columns.size()) continue;
+      if (std::find(needed.begin(), needed.end(), static_cast<size_t>(j)) != needed.end()) continue;
+      needed.push_back(static_cast<size_t>(j));
+      const TableColumn& col = table.columns[columns[j]];
+      if (col.is_partition) needs_partition_values = true;
+      else wanted.push_back({col.physical_name});
+    }
+  }
+  // Whether the stats filters prove that no row of the file matches; `task` supplies partition
+  // values when a filter reads a partition column.
+  auto pruned_by_stats = [&](std::string_view text, const FileTask* task) {
+    auto parsed = delta::ParseStatsJsonFor(text, wanted);
+    if (!parsed.ok()) return false;
+    std::vector<std::optional<expr::ColumnStats>> stats(columns.size());
+    for (size_t j : needed) {
+      const int c = columns[j];
+      if (task && task->partition_values[c]) {
+        expr::ColumnStats cs;
+        const columnar::Value& v = *task->partition_values[c];
+        cs.row_count = 1;
+        cs.null_count = v.is_null() ? 1 : 0;
+        if (!v.is_null()) cs.min = cs.max = v;
+        cs.may_have_nan = false;
+        stats[j] = std::move(cs);
+      } else {
+        stats[j] = ColumnStatsFor(*parsed, table.columns[c]);
+      }
+    }
+    VectorStatsProvider provider(std::move(stats));
+    for (const expr::ExprPtr& f : stats_filters) {
+      if (expr::CanMatch(*f, provider) == expr::TriState::kFalse) return true;
+    }
+    return false;
+  };
   // The partition filters' verdict depends only on a file's partition values, which few
   // distinct tuples share among many files: it is decided once per tuple, and a file of a
   // pruned tuple costs one lookup (no AddFile, no task).
@@ -138,6 +182,17 @@ Status JudgeFiles(const delta::FileList& files, size_t begin, size_t end, const 
       verdict = pruned_by_partition.find(tuple);
       if (verdict != pruned_by_partition.end() && verdict->second) {
         ++out->pruned_partition;
+        continue;
+      }
+    }
+    // Stats before the file's AddFile and task when they need no partition value and its
+    // partition verdict is known (partitions prune first): a pruned file costs neither.
+    const bool stats_first = !stats_filters.empty() && !needs_partition_values &&
+                             (partition_filters.empty() || verdict != pruned_by_partition.end());
+    if (stats_first) {
+      const std::optional<std::string_view> text = files.stats(file_index);
+      if (text && pruned_by_stats(*text, nullptr)) {
+        ++out->pruned_stats;
         continue;
       }
     }
@@ -167,33 +222,9 @@ Status JudgeFiles(const delta::FileList& files, size_t begin, size_t end, const 
       }
       pruned_by_partition.emplace(tuple, pruned);
     }
-    if (!pruned && !stats_filters.empty() && add.stats) {
-      auto parsed = delta::ParseStatsJson(*add.stats);
-      if (parsed.ok()) {
-        std::vector<std::optional<expr::ColumnStats>> stats(columns.size());
-        for (size_t j = 0; j < columns.size(); ++j) {
-          int c = columns[j];
-          if (task.partition_values[c]) {
-            expr::ColumnStats cs;
-            const columnar::Value& v = *task.partition_values[c];
-            cs.row_count = 1;
-            cs.null_count = v.is_null() ? 1 : 0;
-            if (!v.is_null()) cs.min = cs.max = v;
-            cs.may_have_nan = false;
-            stats[j] = std::move(cs);
-          } else {
-            stats[j] = ColumnStatsFor(*parsed, table.columns[c]);
-          }
-        }
-        VectorStatsProvider provider(std::move(stats));
-        for (const expr::ExprPtr& f : stats_filters) {
-          if (expr::CanMatch(*f, provider) == expr::TriState::kFalse) {
-            pruned = true;
-            ++out->pruned_stats;
-            break;
-          }
-        }
-      }
+    if (!pruned && !stats_first && !stats_filters.empty() && add.stats && pruned_by_stats(*add.stats, &task)) {
+      pruned = true;
+      ++out->pruned_stats;
     }
     if (!pruned) out->tasks.push_back(std::move(task));
   }
