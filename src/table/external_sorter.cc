@@ -6,7 +6,6 @@
 
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
-#include "table/coded_gather.h"
 #include "table/uuid.h"
 
 namespace shoal::table {
@@ -145,8 +144,11 @@ struct ExternalSorter::SortedBuffer {
   std::vector<BatchPtr> batches;        // keeps the rows alive
   BatchPtr single;                      // set: perm holds row indices into it
   std::vector<SegmentColumn> columns;   // coded: per column, the segments' pointers
-  std::vector<uint32_t> perm;
-  int64_t held = 0;                     // bytes of the batches and the permutation
+  std::vector<uint32_t> perm;           // the sorted order, unless merged lazily:
+  std::shared_ptr<RunMerger> merger;    // set: the batch runs give the order chunk by chunk
+  int64_t held = 0;                     // bytes of the batches and the permutation or runs
+
+  int64_t rows() const { return merger ? merger->rows() : static_cast<int64_t>(perm.size()); }
 
   // Sorted rows [pos, pos+n) as a batch; with `reuse`, into the vectors it holds when free.
   BatchPtr Gather(int64_t pos, int64_t n, std::vector<VectorPtr>* reuse) const {
@@ -155,12 +157,16 @@ struct ExternalSorter::SortedBuffer {
     out->schema = schema;
     out->num_rows = n;
     if (reuse) reuse->resize(columns.size());
+    // Chunks are asked for in order, one at a time, so the merger continues where it stopped.
+    std::vector<uint32_t> merged;
+    if (merger) merger->Next(n, &merged);
+    const uint32_t* codes = merger ? merged.data() : perm.data() + pos;
     for (size_t c = 0; c < columns.size(); ++c) {
       const columnar::TypePtr& t = schema->fields[c].type;
       VectorPtr fresh;
       VectorPtr* slot = reuse ? &(*reuse)[c] : &fresh;
       Vector* v = OutputVector(slot, t);
-      GatherCoded(columns[c], *t, perm.data() + pos, n, v);
+      GatherCoded(columns[c], *t, codes, n, v);
       out->columns.push_back(*slot);
     }
     return out;
@@ -173,7 +179,7 @@ class ExternalSorter::MemorySource : public ExternalSorter::Source {
  public:
   explicit MemorySource(SortedBuffer b) : b_(std::move(b)) {}
   Result<BatchPtr> Next(int64_t max_rows) override {
-    int64_t n = std::min<int64_t>(max_rows, static_cast<int64_t>(b_.perm.size()) - pos_);
+    int64_t n = std::min<int64_t>(max_rows, b_.rows() - pos_);
     if (n <= 0) return BatchPtr();
     auto out = b_.Gather(pos_, n, nullptr);
     pos_ += n;
@@ -191,7 +197,7 @@ class ExternalSorter::MemorySource : public ExternalSorter::Source {
 // a second set of vectors, so two chunks are held at once.
 template <typename Sorted, typename Consume>  // Sorted: ExternalSorter::SortedBuffer
 Status GatherInChunks(const Sorted& sorted, int64_t chunk, std::vector<VectorPtr>* reuse, Consume&& consume) {
-  const int64_t n = static_cast<int64_t>(sorted.perm.size());
+  const int64_t n = sorted.rows();
   if (n == 0) return Status::OK();
   std::vector<VectorPtr> second;
   std::vector<VectorPtr>* sets[2] = {reuse, &second};
@@ -298,6 +304,10 @@ Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(std::shared_ptr<io:
     s->pending_.push_back(Vector::Make(f.type));
     s->flat_ = s->flat_ && IsFlat(*f.type);
   }
+  if (s->flat_ && s->options_.mode == LocalSortMode::kLexicographic && s->options_.sort_while_adding &&
+      std::thread::hardware_concurrency() > 1) {
+    s->batch_runs_ = std::make_unique<BatchRunSorter>(&*s->lex_);
+  }
   s->run_prefix_ = "sort-" + RandomUuid() + "-";
   return s;
 }
@@ -324,6 +334,7 @@ void ExternalSorter::Keep(BatchPtr batch) {
     // Even segments of at most kSegmentRows rows.
     const int64_t parts = (n + kSegmentRows - 1) / kSegmentRows;
     const int64_t per = (n + parts - 1) / parts;
+    if (batch_runs_) batch_runs_->Submit(KeyColumns(*batch), static_cast<uint32_t>(segments_.size()), per);
     for (int64_t b = 0; b < n; b += per) segments_.push_back(Segment{batch, b, std::min(per, n - b)});
   } else {
     segments_.push_back(Segment{batch, 0, n});
@@ -408,19 +419,44 @@ KeyRows ExternalSorter::Encode(const RecordBatch& batch) const {
   return zorder_ ? zorder_->Encode(keys) : lex_->Encode(keys);
 }
 
-Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
-  FlushPending();
-  SortedBuffer out;
-  out.schema = schema_;
-  out.batches = std::move(kept_);
-  std::vector<Segment> segments = std::move(segments_);
+void ExternalSorter::TakeBuffer(SortedBuffer* out, std::vector<Segment>* segments) {
+  out->schema = schema_;
+  out->batches = std::move(kept_);
+  *segments = std::move(segments_);
   kept_.clear();
   segments_.clear();
-  const int64_t raw = buffered_raw_;
-  const int64_t rows = buffered_rows_;
   buffered_rows_ = 0;
   buffered_raw_ = 0;
   kept_raw_ = 0;
+}
+
+Result<ExternalSorter::SortedBuffer> ExternalSorter::SortedInMemory() {
+  if (batch_runs_) {
+    FlushPending();
+    batch_runs_->Wait();
+    if (batch_runs_->Mergeable()) {
+      const int64_t raw = buffered_raw_;
+      SortedBuffer out;
+      std::vector<Segment> segments;
+      TakeBuffer(&out, &segments);
+      out.held = raw + batch_runs_->memory_bytes();
+      Track(out.held);
+      out.merger = batch_runs_->TakeMerger();
+      out.columns = SegmentColumns(segments);
+      return out;
+    }
+  }
+  return SortBuffer();
+}
+
+Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
+  FlushPending();
+  if (batch_runs_) batch_runs_->Clear();  // a whole sort instead: their memory goes first
+  const int64_t raw = buffered_raw_;
+  const int64_t rows = buffered_rows_;
+  SortedBuffer out;
+  std::vector<Segment> segments;
+  TakeBuffer(&out, &segments);
   // The sort columns of all rows, in arrival order (concatenated only when several batches).
   RecordBatch key_batch;
   if (out.batches.size() == 1) {
@@ -466,9 +502,14 @@ Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
     while (starts[s + 1] <= p) ++s;
     p = (s << 16) | static_cast<uint32_t>(p - starts[s]);
   }
-  out.columns.resize(schema_->size());
+  out.columns = SegmentColumns(segments);
+  return out;
+}
+
+std::vector<SegmentColumn> ExternalSorter::SegmentColumns(const std::vector<Segment>& segments) const {
+  std::vector<SegmentColumn> columns(schema_->size());
   for (size_t c = 0; c < schema_->size(); ++c) {
-    SegmentColumn& sc = out.columns[c];
+    SegmentColumn& sc = columns[c];
     const columnar::DataType& t = *schema_->fields[c].type;
     const int w = t.IsStringLike() ? 0 : t.SlotWidth();
     for (const auto& seg : segments) {
@@ -486,7 +527,7 @@ Result<ExternalSorter::SortedBuffer> ExternalSorter::SortBuffer() {
       sc.any_nulls = sc.any_nulls || v.MayHaveNulls();
     }
   }
-  return out;
+  return columns;
 }
 
 Result<std::string> ExternalSorter::NewRunPath() {
@@ -496,13 +537,13 @@ Result<std::string> ExternalSorter::NewRunPath() {
 
 Status ExternalSorter::Spill() {
   if (buffered_rows_ == 0) return Status::OK();
-  ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
+  ASSIGN_OR_RETURN(SortedBuffer sorted, SortedInMemory());
   const int64_t held = sorted.held;
   ASSIGN_OR_RETURN(std::string path, NewRunPath());
   runs_.push_back(path);
   ++runs_spilled_;
   ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(fs_, path, *schema_, SpillProperties(options_.memory_limit)));
-  const int64_t n = static_cast<int64_t>(sorted.perm.size());
+  const int64_t n = sorted.rows();
   // Chunks of about 1/16 of the budget keep the gathered copy small.
   const int64_t per_row = std::max<int64_t>(1, held / std::max<int64_t>(1, n));
   const int64_t chunk = std::clamp<int64_t>(options_.memory_limit / 16 / per_row, 1, 64 * 1024);
@@ -518,7 +559,7 @@ Status ExternalSorter::Spill() {
 Status ExternalSorter::Finish(const Sink& sink) {
   if (runs_.empty()) {
     if (buffered_rows_ == 0) return Status::OK();
-    ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
+    ASSIGN_OR_RETURN(SortedBuffer sorted, SortedInMemory());
     return GatherInChunks(sorted, options_.output_batch_rows, &out_cols_, sink);
   }
   // A large last buffer is spilled too, so it and the merge chunks share the budget.
@@ -549,7 +590,7 @@ Status ExternalSorter::Finish(const Sink& sink) {
     sources.push_back(std::move(s));
   }
   if (buffered_rows_ > 0) {
-    ASSIGN_OR_RETURN(SortedBuffer sorted, SortBuffer());
+    ASSIGN_OR_RETURN(SortedBuffer sorted, SortedInMemory());
     sources.push_back(std::make_unique<MemorySource>(std::move(sorted)));
   }
   RETURN_NOT_OK(Merge(std::move(sources), sink));

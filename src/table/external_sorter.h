@@ -7,7 +7,9 @@
 // by the destructor on error paths). Memory stays near the budget: the buffer (raw column
 // bytes plus key and permutation bytes) is kept under it, and the merge reads each run in
 // chunks sized so that all chunks together fit it; more than max_merge_fan_in runs are first
-// merged into bigger runs.
+// merged into bigger runs. With lexicographic keys of flat columns (and two cores), every kept
+// batch is sorted on a worker thread as it arrives (batch_runs.h), and the buffer's order is then
+// a lazy merge of those batch runs instead of a sort of the whole buffer.
 //
 // Thread-safety: not thread-safe; one thread drives a sorter.
 #pragma once
@@ -22,6 +24,8 @@
 #include "columnar/vector.h"
 #include "io/file_system.h"
 #include "shoal/status.h"
+#include "table/batch_runs.h"
+#include "table/coded_gather.h"
 #include "table/local_sort_key.h"
 #include "table/local_sort_zorder.h"
 #include "table/table_properties.h"
@@ -35,6 +39,9 @@ struct ExternalSorterOptions {
   std::string spill_dir;                               // required; created on the first spill
   int64_t output_batch_rows = 64 * 1024;               // rows per batch handed to the sink
   int max_merge_fan_in = 64;                           // runs merged at once (>= 2)
+  // Lexicographic keys of flat schemas: sort each kept batch on a worker thread as it arrives
+  // and merge those runs at the end (batch_runs.h), when the machine has a second core.
+  bool sort_while_adding = true;
 };
 
 class ExternalSorter {
@@ -88,6 +95,13 @@ class ExternalSorter {
   // Moves the copied rows into a kept batch.
   void FlushPending();
   void Keep(columnar::BatchPtr batch);
+  // Takes the buffer out (its batches and segments; the counters reset).
+  void TakeBuffer(SortedBuffer* out, std::vector<Segment>* segments);
+  // Per column, the segments' pointers for the coded gather.
+  std::vector<SegmentColumn> SegmentColumns(const std::vector<Segment>& segments) const;
+  // Takes the buffer out sorted: merging the batch runs when every batch has one, else by
+  // sorting it whole (SortBuffer).
+  Result<SortedBuffer> SortedInMemory();
   // Takes the buffer out as one batch and sorts it.
   Result<SortedBuffer> SortBuffer();
   Result<std::string> NewRunPath();
@@ -103,6 +117,7 @@ class ExternalSorter {
   bool flat_ = true;                      // no nested columns: batches may be kept by reference
   std::optional<SortKeyEncoder> lex_;     // lexicographic keys over key_schema_ (also sizes the key cost)
   std::optional<ZOrderKeyEncoder> zorder_;
+  std::unique_ptr<BatchRunSorter> batch_runs_;  // set: kept batches are sorted as they arrive
   std::vector<columnar::BatchPtr> kept_;     // buffered batches, arrival order
   std::vector<Segment> segments_;            // kept_ cut into segments, arrival order
   std::vector<columnar::VectorPtr> pending_;  // builders for copied rows (one per column)

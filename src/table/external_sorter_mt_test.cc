@@ -35,6 +35,20 @@ std::unique_ptr<ExternalSorter> SorterWith(const std::shared_ptr<io::FileSystem>
   return std::move(*sorter);
 }
 
+// Finishes `sorter` and checks that it hands out `rows` in the brute-force order on `cols`.
+void ExpectFinishesInBruteForceOrder(ExternalSorter* sorter, const std::vector<Row>& rows,
+                                     const std::vector<std::string>& cols) {
+  std::vector<Row> got;
+  ASSERT_TRUE(sorter->Finish([&](const c::RecordBatch& b) {
+                        auto part = FromBatch(b);
+                        got.insert(got.end(), part.begin(), part.end());
+                        return Status::OK();
+                      }).ok());
+  auto want = BruteSorted(rows, cols);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
+}
+
 // The next chunk is gathered on a helper thread while the sink takes the current one, into two
 // alternating sets of vectors: a sink that keeps every batch must still see each chunk intact,
 // and a sink error stops the sort (the helper joined) with that error.
@@ -77,15 +91,24 @@ TEST(ExternalSorterThreads, SpilledRunsAreWrittenWhileTheNextChunkIsGathered) {
   auto sorter = SorterWith(fs, rows, cols, 1 << 20, 3000, 8000);  // several spilled runs
   ASSERT_NE(sorter, nullptr);
   EXPECT_GE(sorter->runs_spilled(), 2);
-  std::vector<Row> got;
-  ASSERT_TRUE(sorter->Finish([&](const c::RecordBatch& b) {
-                        auto part = FromBatch(b);
-                        got.insert(got.end(), part.begin(), part.end());
-                        return Status::OK();
-                      }).ok());
-  auto want = BruteSorted(rows, cols);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
+  ExpectFinishesInBruteForceOrder(sorter.get(), rows, cols);
+}
+
+// Kept batches are sorted on a worker thread while later ones arrive: a sorter destroyed with
+// batches still queued or being sorted stops its worker cleanly, and one that finishes merges
+// the runs on the gather's helper thread.
+TEST(ExternalSorterThreads, BatchRunWorkerStopsWithQueuedBatchesAndMergesOnTheHelper) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(40000, 24);
+  const std::vector<std::string> cols = {"low", "i"};
+  for (int k = 0; k < 3; ++k) {
+    auto dropped = SorterWith(fs, rows, cols, int64_t{1} << 30, 4096, 4096);
+    ASSERT_NE(dropped, nullptr);
+    dropped.reset();  // no Finish
+  }
+  auto sorter = SorterWith(fs, rows, cols, int64_t{1} << 30, 3000, 4096);
+  ASSERT_NE(sorter, nullptr);
+  ExpectFinishesInBruteForceOrder(sorter.get(), rows, cols);
 }
 
 // Large sorts split after the first radix pass and sort the two ranges of buckets on two
