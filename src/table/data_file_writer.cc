@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "delta/table_path.h"
 #include "scan/delta_schema.h"
@@ -345,7 +346,8 @@ Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::Par
     // Rows that fit the file's remaining budget, estimated from the batch's average row size.
     int64_t remaining_rows = data.num_rows - pos;
     int64_t per_row = std::max<int64_t>(1, total / std::max<int64_t>(1, data.num_rows));
-    int64_t fit = std::max<int64_t>(1, (target_size_ - f->est_bytes) / per_row);
+    const int64_t target = RawTarget(*f);
+    int64_t fit = std::max<int64_t>(1, (target - f->est_bytes) / per_row);
     int64_t take = std::min(remaining_rows, fit);
     if (pos == 0 && take == data.num_rows) {
       RETURN_NOT_OK(WriteRows(f, data));
@@ -355,12 +357,29 @@ Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::Par
     }
     f->est_bytes += take * per_row;
     pos += take;
-    if (f->est_bytes >= target_size_) {
+    if (f->est_bytes >= target) {
       RETURN_NOT_OK(CloseFile(f));
       open_.erase(it);
     }
   }
   return Status::OK();
+}
+
+// The target file size is for bytes on disk, while a file's rows are counted in memory, where
+// they take several times more (Parquet's encodings and compression). Once this writer has closed
+// files, their ratio converts the target; before that, and when files come out larger on disk
+// than in memory (tiny files, whose footers dominate), the target is used as is. A sorted file is
+// kept within half the sort's memory budget (the rest covers its keys), so that it sorts
+// without spilling: a larger budget (shoal.localSort.memoryLimit) makes larger sorted files.
+int64_t DataFileWriter::RawTarget(const OpenFile& f) const {
+  int64_t target = target_size_;
+  if (closed_disk_ > 0 && closed_raw_ > closed_disk_) {
+    const double converted = static_cast<double>(target_size_) * static_cast<double>(closed_raw_) /
+                             static_cast<double>(closed_disk_);
+    target = converted >= 9.0e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(converted);
+  }
+  if (f.sorter || options_.local_sort) target = std::min(target, std::max(target_size_, sort_memory_limit_ / 2));
+  return target;
 }
 
 Status DataFileWriter::WriteRows(OpenFile* f, const RecordBatch& data) {
@@ -426,6 +445,8 @@ Status DataFileWriter::CloseFile(OpenFile* f) {
   }
   RETURN_NOT_OK(f->writer->Close().status());
   ASSIGN_OR_RETURN(io::FileInfo info, fs_->Stat(full));
+  closed_raw_ += f->est_bytes;
+  closed_disk_ += info.size;
   delta::AddFile add;
   add.path = delta::PercentEncodePath(f->rel_path);
   add.partition_values = f->values;

@@ -85,6 +85,9 @@ class DataFileWriter {
                           const columnar::RecordBatch& data);
   Status WriteRows(OpenFile* f, const columnar::RecordBatch& data);
   Status CloseFile(OpenFile* f);
+  // The file's size budget in the in-memory bytes that est_bytes counts (see RawTarget in the
+  // .cc).
+  int64_t RawTarget(const OpenFile& f) const;
   Result<std::unique_ptr<OpenFile>> OpenNew(const std::string& dir, const delta::PartitionValues& values);
   Status ResolveLocalSort(parquet::WriterProperties::Builder* b);
   Status EnforceSortBudget();
@@ -102,6 +105,8 @@ class DataFileWriter {
   std::vector<delta::SchemaField> data_fields_;
   parquet::WriterProperties writer_props_;
   int64_t target_size_ = 0;
+  int64_t closed_raw_ = 0;   // in-memory bytes of the files closed so far
+  int64_t closed_disk_ = 0;  // their bytes on disk
   int file_counter_ = 0;
   std::map<std::string, std::unique_ptr<OpenFile>> open_;  // by partition directory
   std::vector<delta::AddFile> adds_;

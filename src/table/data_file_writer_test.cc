@@ -339,6 +339,39 @@ TEST(DataFileWriter, RollsToNewFilesAtTargetSize) {
   EXPECT_EQ(total, 2000);
 }
 
+// The target is for bytes on disk, rows are counted by their in-memory bytes: once a file is
+// closed, the writer converts the target by the ratio it saw, so later files come out near the
+// target on disk instead of several times smaller.
+TEST(DataFileWriter, FilesAfterTheFirstReachTheTargetOnDisk) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto created = CreateTable(fs, "/t", "t", TestSchema(), {}, {});
+  ASSERT_TRUE(created.ok());
+  DataFileWriterOptions o;
+  const int64_t target = 64 << 10;
+  o.target_file_size = target;
+  auto writer = DataFileWriter::Make(fs, "/t", MetadataOf(*created), o);
+  ASSERT_TRUE(writer.ok());
+  c::RecordBatch all = MakeBatch(MakeRows(60000));
+  for (int64_t pos = 0; pos < all.num_rows; pos += 5000) {
+    ASSERT_TRUE((*writer)->Write(*c::SliceBatch(all, pos, 5000)).ok());
+  }
+  auto adds = (*writer)->Finish();
+  ASSERT_TRUE(adds.ok());
+  ASSERT_GE(adds->size(), 3u);
+  int64_t total = 0;
+  for (size_t i = 0; i < adds->size(); ++i) {
+    const auto& a = (*adds)[i];
+    total += *delta::ParseStatsJson(*a.stats)->num_records;
+    // The first file is sized by in-memory bytes (no ratio yet), the last holds what is left.
+    if (i > 0 && i + 1 < adds->size()) {
+      EXPECT_GE(a.size, target / 2) << "file " << i << " of " << adds->size();
+      EXPECT_LE(a.size, target * 2) << "file " << i << " of " << adds->size();
+    }
+  }
+  EXPECT_LT((*adds)[0].size, target / 2);  // the in-memory estimate alone makes small files
+  EXPECT_EQ(total, 60000);
+}
+
 TEST(DataFileWriter, EnforcesNotNullAndChecks) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto created = CreateTable(fs, "/t", "t", TestSchema(), {}, {});
