@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   std::printf("rows=%lld variant=%s; workload:", static_cast<long long>(o.rows), variant.c_str());
   for (const auto& q : *workload) std::printf(" %s x%d", q.name.c_str(), q.weight);
   std::printf("\nbytes/rgs/pages read are weighted by the query counts; query_cpu is one run of each query\n");
-  std::printf("write_cpu: CPU in the writer's calls; write_wall: wall time of generating and writing the rows "
+  std::printf("write_cpu: the write's CPU on every thread (generation excluded); write_wall: wall time of generating and writing the rows "
               "(a sorted write sorts on a second thread)\n");
   std::printf("%-27s %-27s %9s %10s %11s %10s %13s %8s %8s %9s %10s\n", "table", "key", "write_cpu", "write_wall",
               "storage", "query_ms", "bytes_read", "rgs", "pages", "benefit", "of_best");

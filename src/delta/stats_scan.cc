@@ -52,12 +52,12 @@ bool ScanObject(std::string_view text, const std::vector<const ColumnPath*>& wan
   std::vector<std::optional<std::string_view>> last(wanted.size());
   if (!c.Consume('}')) {
     while (true) {
+      // `name` stays valid until the next Key call (skipping a value reads no key into it).
       std::string_view name, value;
       if (!c.Key(&name)) return false;
-      std::string key(name);  // Key's view may not outlive the next Key call
       if (!c.Consume(':') || !ValueText(c, &value)) return false;
       for (size_t w = 0; w < wanted.size(); ++w) {
-        if ((*wanted[w])[level] == key) last[w] = value;
+        if ((*wanted[w])[level] == name) last[w] = value;
       }
       if (c.Consume(',')) continue;
       if (c.Consume('}')) break;
@@ -105,15 +105,14 @@ std::optional<FileStats> TryScan(std::string_view text, const std::vector<Column
     while (true) {
       std::string_view name, value;
       if (!c.Key(&name)) return std::nullopt;
-      std::string key(name);
       if (!c.Consume(':') || !ValueText(c, &value)) return std::nullopt;
-      if (key == "numRecords") {
+      if (name == "numRecords") {
         num_records = value;
-      } else if (key == "tightBounds") {
+      } else if (name == "tightBounds") {
         tight_bounds = value;
       } else {
         for (int s = 0; s < 3; ++s) {
-          if (key == kSections[s]) sections[s] = value;
+          if (name == kSections[s]) sections[s] = value;
         }
       }
       if (c.Consume(',')) continue;

@@ -69,7 +69,7 @@ struct LayoutResult {
   std::string name;
   SortKey key;              // the key the files are sorted by (auto: the advisor's choice)
   int64_t storage_bytes = 0;
-  double write_cpu_ms = 0;  // writing the table from batches (auto: plus OPTIMIZE's rewrite)
+  double write_cpu_ms = 0;  // writing the table from batches, every thread (auto: plus OPTIMIZE's rewrite)
   // Wall time of generating the batches and writing them (auto: plus OPTIMIZE's rewrite): a
   // sorted write sorts on a second thread beside the producer, which CPU time does not show.
   double write_wall_ms = 0;
