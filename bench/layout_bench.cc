@@ -18,6 +18,7 @@
 using namespace shoal;
 using table::LayoutCandidate;
 using table::LocalSortMode;
+using table::LocalSortScope;
 using table::SortKey;
 
 int main(int argc, char** argv) {
@@ -26,6 +27,10 @@ int main(int argc, char** argv) {
   std::string dir = argc > 2 ? argv[2] : "/tmp/shoal_layout_bench";
   std::string variant = argc > 3 ? argv[3] : "scan";
   o.variant = variant == "correlated" ? table::LineitemVariant::kCorrelated : table::LineitemVariant::kScanBench;
+  // Optional: a comma list of table names to build (the first is the baseline), and the sorted
+  // files' row-group rows.
+  const std::string only = argc > 4 ? argv[4] : "";
+  if (argc > 5) o.sorted_max_row_group_rows = std::atoll(argv[5]);
   auto workload = table::LineitemWorkload();
   if (!workload.ok()) {
     std::fprintf(stderr, "error: %s\n", workload.status().ToString().c_str());
@@ -36,8 +41,10 @@ int main(int argc, char** argv) {
   std::vector<LayoutCandidate> cands = {
       {"unsorted", {}, false},
       {"l_skey", lex({"l_skey"}), false},
+      {"l_skey, scope=write", lex({"l_skey"}), false, LocalSortScope::kWrite},
       {"l_partkey", lex({"l_partkey"}), false},
       {"l_shipdate", lex({"l_shipdate"}), false},
+      {"l_shipdate, scope=write", lex({"l_shipdate"}), false, LocalSortScope::kWrite},
       {"l_env", lex({"l_env"}), false},
       {"l_note", lex({"l_note"}), false},
       {"(l_env,l_shipdate)", lex({"l_env", "l_shipdate"}), false},
@@ -48,6 +55,13 @@ int main(int argc, char** argv) {
       {"zorder(l_skey,l_partkey)", z({"l_skey", "l_partkey"}), false},
       {"auto", {}, true},
   };
+  if (!only.empty()) {
+    std::vector<LayoutCandidate> picked;
+    for (const auto& c : cands) {
+      if (("," + only + ",").find("," + c.name + ",") != std::string::npos) picked.push_back(c);
+    }
+    cands = std::move(picked);
+  }
   auto fs = io::LocalFileSystem();
   std::vector<table::LayoutResult> results;
   for (const auto& c : cands) {
@@ -70,9 +84,13 @@ int main(int argc, char** argv) {
   }
   std::printf("rows=%lld variant=%s; workload:", static_cast<long long>(o.rows), variant.c_str());
   for (const auto& q : *workload) std::printf(" %s x%d", q.name.c_str(), q.weight);
-  std::printf("\nbytes/rgs/pages read are weighted by the query counts; query_cpu is one run of each query\n");
-  std::printf("write_cpu: the write's CPU on every thread (generation excluded); write_wall: wall time of generating and writing the rows "
-              "(a sorted write sorts on a second thread)\n");
+  std::printf(
+      "\nbytes/rgs/pages read are weighted by the query counts; query_cpu is one run of each "
+      "query\n");
+  std::printf(
+      "write_cpu: the write's CPU on every thread (generation excluded); write_wall: wall time of "
+      "generating and writing the rows "
+      "(a sorted write sorts on a second thread)\n");
   std::printf("%-27s %-27s %9s %10s %11s %10s %13s %8s %8s %9s %10s\n", "table", "key", "write_cpu", "write_wall",
               "storage", "query_ms", "bytes_read", "rgs", "pages", "benefit", "of_best");
   for (size_t i = 0; i < results.size(); ++i) {
@@ -94,6 +112,21 @@ int main(int argc, char** argv) {
   for (const auto& r : results) {
     std::printf("%-27s", r.name.c_str());
     for (const auto& m : r.per_query) std::printf(" %14lld", static_cast<long long>(m.bytes_read));
+    std::printf("\n");
+  }
+  // Row groups read per query against the table's row groups (the point filters' goal: <= 1%).
+  std::printf("\n%-27s %6s %6s", "row groups read per query", "files", "rgs");
+  for (const auto& q : *workload) std::printf(" %16s", q.name.c_str());
+  std::printf("\n");
+  for (const auto& r : results) {
+    std::printf("%-27s %6lld %6lld", r.name.c_str(), static_cast<long long>(r.files),
+                static_cast<long long>(r.row_groups_total));
+    for (const auto& m : r.per_query) {
+      std::printf(" %7lld (%5.1f%%)", static_cast<long long>(m.row_groups_read),
+                  r.row_groups_total
+                      ? 100.0 * static_cast<double>(m.row_groups_read) / static_cast<double>(r.row_groups_total)
+                      : 0.0);
+    }
     std::printf("\n");
   }
   return 0;

@@ -8,7 +8,7 @@
 // correlated with them) and which it cannot (columns independent of the sort key).
 //
 //   bench_local_sort_bench [rows=10000000] [reps=3] [dir=/tmp/shoal_local_sort_bench]
-//                          [layouts=unsorted,sorted,zorder]
+//                          [layouts=unsorted,sorted,zorder; also sorted_write]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -191,7 +191,11 @@ int main(int argc, char** argv) {
   std::vector<Config> all = {
       {"unsorted", "unsorted", {}},
       {"sorted", "sorted(l_shipmode,l_shipdate)", {{"shoal.localSort.columns", "l_shipmode,l_shipdate"}}},
-      {"zorder", "zorder(l_shipmode,l_shipdate)",
+      {"sorted_write",
+       "sorted, scope=write",
+       {{"shoal.localSort.columns", "l_shipmode,l_shipdate"}, {"shoal.localSort.scope", "write"}}},
+      {"zorder",
+       "zorder(l_shipmode,l_shipdate)",
        {{"shoal.localSort.columns", "l_shipmode,l_shipdate"}, {"shoal.localSort.mode", "zorder"}}},
   };
   std::vector<Config> configs;
@@ -216,8 +220,10 @@ int main(int argc, char** argv) {
   }
   const Result1& base = median[0];
   std::printf(
-      "rows=%lld reps=%d (the run with the median CPU time; overhead: the write's CPU time on every thread, wall_over: wall time inside the "
-      "writer's calls, e2e_over: wall time of generating and writing the rows, all against the first layout; a "
+      "rows=%lld reps=%d (the run with the median CPU time; overhead: the write's CPU time on "
+      "every thread, wall_over: wall time inside the "
+      "writer's calls, e2e_over: wall time of generating and writing the rows, all against the "
+      "first layout; a "
       "sorted write sorts each batch on a second thread as it arrives and gathers there too)\n",
       static_cast<long long>(rows), reps);
   std::printf("%-32s %10s %8s %9s %9s %8s %9s %12s %9s %6s %14s %16s %10s %5s\n", "config", "wall_ms", "cpu_ms",
@@ -225,13 +231,14 @@ int main(int argc, char** argv) {
               "peak_MiB", "runs");
   for (size_t ci = 0; ci < configs.size(); ++ci) {
     const Result1& r = median[ci];
-    std::printf("%-32s %10.0f %8.0f %+8.1f%% %+8.1f%% %8.0f %+8.1f%% %12lld %+8.1f%% %6lld %14.1f %16.1f %10.1f %5d\n",
-                configs[ci].name, r.ms, r.cpu_ms, 100.0 * (r.cpu_ms / base.cpu_ms - 1), 100.0 * (r.ms / base.ms - 1),
-                r.e2e_ms, 100.0 * (r.e2e_ms / base.e2e_ms - 1),
-                static_cast<long long>(r.bytes),
-                100.0 * (static_cast<double>(r.bytes) / static_cast<double>(base.bytes) - 1),
-                static_cast<long long>(r.row_groups), r.rg_date, r.rg_mode_date,
-                static_cast<double>(r.peak) / (1 << 20), r.runs);
+    std::printf(
+        "%-32s %10.0f %8.0f %+8.1f%% %+8.1f%% %8.0f %+8.1f%% %12lld %+8.1f%% %6lld %14.1f %16.1f "
+        "%10.1f %5d\n",
+        configs[ci].name, r.ms, r.cpu_ms, 100.0 * (r.cpu_ms / base.cpu_ms - 1), 100.0 * (r.ms / base.ms - 1), r.e2e_ms,
+        100.0 * (r.e2e_ms / base.e2e_ms - 1), static_cast<long long>(r.bytes),
+        100.0 * (static_cast<double>(r.bytes) / static_cast<double>(base.bytes) - 1),
+        static_cast<long long>(r.row_groups), r.rg_date, r.rg_mode_date, static_cast<double>(r.peak) / (1 << 20),
+        r.runs);
   }
   // Compressed bytes per column, and the change against the first layout.
   auto schema = LineitemSchema();

@@ -42,6 +42,8 @@ ParquetWriter::~ParquetWriter() {
   if (file_ && !closed_) (void)file_->Close();
 }
 
+int64_t ParquetWriter::bytes_written() const { return (file_ ? file_->Tell() : 0) + buffered_bytes(); }
+
 int64_t ParquetWriter::buffered_bytes() const {
   int64_t total = 0;
   for (const auto& c : columns_) total += c->buffered_bytes();

@@ -39,6 +39,9 @@ class ParquetWriter {
   Result<FileMetaData> Close();
 
   int64_t rows_written() const { return rows_written_ + group_rows_; }
+  // Bytes written to the file so far plus the open row group's encoded bytes: about the file's
+  // size if it were closed now (less the page index and footer).
+  int64_t bytes_written() const;
   // Encoded bytes held for the open row group, and the most ever held.
   int64_t buffered_bytes() const;
   int64_t peak_buffered_bytes() const { return peak_buffered_; }

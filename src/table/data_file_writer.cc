@@ -187,10 +187,14 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(std::shared_ptr<io:
 DataFileWriter::~DataFileWriter() = default;
 
 Status DataFileWriter::ResolveLocalSort(parquet::WriterProperties::Builder* b) {
-  if (options_.local_sort) return Status::OK();
+  if (options_.local_sort) {
+    b->max_row_group_rows(std::min(options_.max_row_group_rows, options_.sorted_max_row_group_rows));
+    return Status::OK();
+  }
   TableProperties p = props_;
   if (options_.local_sort_columns) p.local_sort_columns = *options_.local_sort_columns;
   sort_mode_ = options_.local_sort_mode.value_or(props_.local_sort_mode);
+  sort_scope_ = options_.local_sort_scope.value_or(props_.local_sort_scope);
   sort_memory_limit_ = options_.local_sort_memory_limit.value_or(props_.local_sort_memory_limit);
   if (sort_memory_limit_ <= 0) return Status::InvalidArgument("local sort memory limit must be positive");
   if (!options_.local_sort_columns && p.local_sort_columns.empty() && props_.local_sort_auto) {
@@ -201,6 +205,7 @@ Status DataFileWriter::ResolveLocalSort(parquet::WriterProperties::Builder* b) {
   }
   RETURN_NOT_OK(ValidateLocalSortColumns(p, schema_));
   if (!p.local_sort_columns.empty()) {
+    b->max_row_group_rows(std::min(options_.max_row_group_rows, options_.sorted_max_row_group_rows));
     // Lets OPTIMIZE tell files sorted by the current key from others (z-order has no
     // sorting_columns).
     b->key_value(std::string(kLocalSortKeyMetadata), SortKey{sort_mode_, p.local_sort_columns}.ToString());
@@ -218,19 +223,28 @@ Status DataFileWriter::ResolveLocalSort(parquet::WriterProperties::Builder* b) {
   return Status::OK();
 }
 
+// One budget across the open streams (partitions): while they hold more, the largest is spilled
+// (write scope) or written out as its files (file scope).
 Status DataFileWriter::EnforceSortBudget() {
-  // One budget across the open files (partitions): spill the largest buffer until it fits.
   while (true) {
     int64_t total = 0;
+    const std::string* largest_dir = nullptr;
     ExternalSorter* largest = nullptr;
     for (auto& [dir, f] : open_) {
       if (!f->sorter) continue;
       total += f->sorter->buffered_bytes();
-      if (!largest || f->sorter->buffered_bytes() > largest->buffered_bytes()) largest = f->sorter.get();
+      if (!largest || f->sorter->buffered_bytes() > largest->buffered_bytes()) {
+        largest = f->sorter.get();
+        largest_dir = &dir;
+      }
     }
     sort_peak_ = std::max(sort_peak_, total);
     if (total <= sort_memory_limit_ || !largest || largest->buffered_rows() == 0) return Status::OK();
-    RETURN_NOT_OK(largest->Spill());
+    if (sort_scope_ == LocalSortScope::kFile) {
+      RETURN_NOT_OK(FlushSorted(std::string(*largest_dir)));
+    } else {
+      RETURN_NOT_OK(largest->Spill());
+    }
   }
 }
 
@@ -305,10 +319,28 @@ Result<std::unique_ptr<DataFileWriter::OpenFile>> DataFileWriter::OpenNew(const 
   auto f = std::make_unique<OpenFile>();
   f->dir = dir;
   f->values = values;
+  if (!options_.local_sort && !sort_columns_.empty()) {
+    auto data_schema = std::make_shared<columnar::Schema>();
+    for (int i : data_columns_) data_schema->fields.push_back(schema_.fields[i]);
+    ExternalSorterOptions so;
+    so.columns = sort_columns_;
+    so.mode = sort_mode_;
+    // File scope: this writer writes the buffer out before it reaches the budget; the sorter's
+    // own limit is only a backstop (the buffers' spare capacity may overshoot the estimate).
+    so.memory_limit = sort_scope_ == LocalSortScope::kFile ? 2 * sort_memory_limit_ : sort_memory_limit_;
+    so.spill_dir = io::JoinPath(root_, "_shoal/tmp");
+    ASSIGN_OR_RETURN(f->sorter, ExternalSorter::Make(fs_, std::move(data_schema), std::move(so)));
+    return f;  // its files are started as the sorted rows come out (FlushSorted)
+  }
+  RETURN_NOT_OK(StartFile(f.get(), /*open_writer=*/!options_.local_sort));
+  return f;
+}
+
+Status DataFileWriter::StartFile(OpenFile* f, bool open_writer) {
   char prefix[32];
   std::snprintf(prefix, sizeof(prefix), "part-%05d-", file_counter_++);
   std::string name = prefix + RandomUuid() + ".c000" + CodecExtension(options_.codec) + ".parquet";
-  f->rel_path = dir.empty() ? name : dir + "/" + name;
+  f->rel_path = f->dir.empty() ? name : f->dir + "/" + name;
   std::string full = io::JoinPath(root_, f->rel_path);
   RETURN_NOT_OK(fs_->CreateDirs(io::DirName(full)));
   std::vector<TypePtr> data_types;
@@ -317,23 +349,16 @@ Result<std::unique_ptr<DataFileWriter::OpenFile>> DataFileWriter::OpenNew(const 
                                                         props_.column_mapping != ColumnMapping::kNone,
                                                         props_.num_indexed_cols, props_.stats_columns));
   f->stats.emplace(std::move(stats));
-  if (!options_.local_sort && !sort_columns_.empty()) {
-    auto data_schema = std::make_shared<columnar::Schema>();
-    for (int i : data_columns_) data_schema->fields.push_back(schema_.fields[i]);
-    ExternalSorterOptions so;
-    so.columns = sort_columns_;
-    so.mode = sort_mode_;
-    so.memory_limit = sort_memory_limit_;
-    so.spill_dir = io::JoinPath(root_, "_shoal/tmp");
-    ASSIGN_OR_RETURN(f->sorter, ExternalSorter::Make(fs_, std::move(data_schema), std::move(so)));
-  } else if (!options_.local_sort) {
+  f->est_bytes = 0;
+  if (open_writer) {
     ASSIGN_OR_RETURN(f->writer, parquet::ParquetWriter::Open(fs_, full, physical_schema_, writer_props_));
   }
-  return f;
+  return Status::OK();
 }
 
 Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::PartitionValues& values,
                                         const RecordBatch& data) {
+  if (!options_.local_sort && !sort_columns_.empty()) return WriteSorted(dir, values, data);
   int64_t total = RawBytes(data);
   int64_t pos = 0;
   while (pos < data.num_rows) {
@@ -346,7 +371,7 @@ Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::Par
     // Rows that fit the file's remaining budget, estimated from the batch's average row size.
     int64_t remaining_rows = data.num_rows - pos;
     int64_t per_row = std::max<int64_t>(1, total / std::max<int64_t>(1, data.num_rows));
-    const int64_t target = RawTarget(*f);
+    const int64_t target = RawTarget();
     int64_t fit = std::max<int64_t>(1, (target - f->est_bytes) / per_row);
     int64_t take = std::min(remaining_rows, fit);
     if (pos == 0 && take == data.num_rows) {
@@ -365,29 +390,67 @@ Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::Par
   return Status::OK();
 }
 
+// A partition's rows go into its sorted stream, whose output is cut into files by their size on
+// disk (FlushSorted). File scope: a stream takes at most the sort memory's worth of rows
+// (counted as the sorter counts them); when it cannot take more it is written out and the rows
+// start the next stream, so nothing spills. Write scope: the stream takes every row, spilling
+// beyond the budget, and ends before its runs would need a second merge pass.
+Status DataFileWriter::WriteSorted(const std::string& dir, const delta::PartitionValues& values,
+                                   const RecordBatch& data) {
+  int64_t pos = 0;
+  while (pos < data.num_rows) {
+    auto it = open_.find(dir);
+    if (it == open_.end()) {
+      ASSIGN_OR_RETURN(auto f, OpenNew(dir, values));
+      it = open_.emplace(dir, std::move(f)).first;
+    }
+    OpenFile* f = it->second.get();
+    const int64_t cost = f->sorter->BytesToAdd(data);
+    int64_t take = data.num_rows - pos;
+    if (sort_scope_ == LocalSortScope::kFile) {
+      const int64_t per_row = std::max<int64_t>(1, cost / data.num_rows);
+      const int64_t room = (sort_memory_limit_ - f->sorter->buffered_bytes()) / per_row;
+      if (room < take && f->sorter->buffered_rows() > 0) {
+        RETURN_NOT_OK(FlushSorted(dir));
+        continue;
+      }
+      take = std::min(take, std::max<int64_t>(room, 1));
+    }
+    if (pos == 0 && take == data.num_rows) {
+      RETURN_NOT_OK(f->sorter->Add(data));
+    } else {
+      RETURN_NOT_OK(f->sorter->Add(*columnar::SliceBatch(data, pos, take)));
+    }
+    pos += take;
+    RETURN_NOT_OK(EnforceSortBudget());  // may write out (file scope) or spill any stream
+    auto now = open_.find(dir);
+    if (sort_scope_ == LocalSortScope::kWrite && now != open_.end() &&
+        now->second->sorter->runs_pending() + 1 >= now->second->sorter->max_merge_fan_in()) {
+      RETURN_NOT_OK(FlushSorted(dir));
+    }
+  }
+  return Status::OK();
+}
+
 // The target file size is for bytes on disk, while a file's rows are counted in memory, where
 // they take several times more (Parquet's encodings and compression). Once this writer has closed
 // files, their ratio converts the target; before that, and when files come out larger on disk
-// than in memory (tiny files, whose footers dominate), the target is used as is. A sorted file is
-// kept within half the sort's memory budget (the rest covers its keys), so that it sorts
-// without spilling: a larger budget (shoal.localSort.memoryLimit) makes larger sorted files.
-int64_t DataFileWriter::RawTarget(const OpenFile& f) const {
+// than in memory (tiny files, whose footers dominate), the target is used as is. Files of the
+// local_sort hook, which holds a whole file in memory, stay within the target in memory. (Files
+// of a LocalSort by properties are cut by their real size, see FlushSorted.)
+int64_t DataFileWriter::RawTarget() const {
   int64_t target = target_size_;
   if (closed_disk_ > 0 && closed_raw_ > closed_disk_) {
     const double converted = static_cast<double>(target_size_) * static_cast<double>(closed_raw_) /
                              static_cast<double>(closed_disk_);
     target = converted >= 9.0e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(converted);
   }
-  if (f.sorter || options_.local_sort) target = std::min(target, std::max(target_size_, sort_memory_limit_ / 2));
+  if (options_.local_sort) target = std::min(target, target_size_);
   return target;
 }
 
 Status DataFileWriter::WriteRows(OpenFile* f, const RecordBatch& data) {
   f->stats->Update(data);
-  if (f->sorter) {
-    RETURN_NOT_OK(f->sorter->Add(data));
-    return EnforceSortBudget();
-  }
   if (options_.local_sort) {
     f->buffered.push_back(std::make_shared<RecordBatch>(data));
     return Status::OK();
@@ -398,23 +461,44 @@ Status DataFileWriter::WriteRows(OpenFile* f, const RecordBatch& data) {
   return f->writer->WriteBatch(RecordBatch(phys_schema, std::move(cols), data.num_rows));
 }
 
+// The sorted stream's rows, in order, into files of about the target size on disk: a file is
+// closed once its bytes written (and buffered) reach the target, and the next one started, so
+// the files of one stream hold consecutive, disjoint key ranges.
+Status DataFileWriter::FlushSorted(const std::string& dir) {
+  auto it = open_.find(dir);
+  if (it == open_.end()) return Status::OK();
+  OpenFile* f = it->second.get();
+  auto phys_schema = std::make_shared<columnar::Schema>(physical_schema_);
+  // Files are cut at row-group boundaries: a chunk longer than a row group is written a row
+  // group at a time.
+  const int64_t group_rows = writer_props_.max_row_group_rows();
+  auto write = [&](const RecordBatch& sorted) -> Status {
+    if (!f->writer) RETURN_NOT_OK(StartFile(f, /*open_writer=*/true));
+    f->stats->Update(sorted);
+    std::vector<VectorPtr> pcols;
+    for (size_t i = 0; i < sorted.num_columns(); ++i)
+      pcols.push_back(Retype(sorted.column(i), physical_schema_[i].type));
+    RETURN_NOT_OK(f->writer->WriteBatch(RecordBatch(phys_schema, std::move(pcols), sorted.num_rows)));
+    if (f->writer->bytes_written() >= target_size_) RETURN_NOT_OK(CloseFile(f));
+    return Status::OK();
+  };
+  RETURN_NOT_OK(f->sorter->Finish([&](const RecordBatch& sorted) {
+    if (sorted.num_rows <= group_rows) return write(sorted);
+    for (int64_t pos = 0; pos < sorted.num_rows; pos += group_rows) {
+      RETURN_NOT_OK(write(*columnar::SliceBatch(sorted, pos, std::min(group_rows, sorted.num_rows - pos))));
+    }
+    return Status::OK();
+  }));
+  sort_peak_ = std::max(sort_peak_, f->sorter->peak_memory_bytes());
+  sort_runs_ += f->sorter->runs_spilled();
+  if (f->writer) RETURN_NOT_OK(CloseFile(f));
+  open_.erase(it);
+  return Status::OK();
+}
+
 Status DataFileWriter::CloseFile(OpenFile* f) {
   std::string full = io::JoinPath(root_, f->rel_path);
-  if (f->sorter) {
-    ASSIGN_OR_RETURN(f->writer, parquet::ParquetWriter::Open(fs_, full, physical_schema_, writer_props_));
-    auto phys_schema = std::make_shared<columnar::Schema>(physical_schema_);
-    parquet::ParquetWriter* w = f->writer.get();
-    RETURN_NOT_OK(f->sorter->Finish([&](const RecordBatch& sorted) {
-      std::vector<VectorPtr> pcols;
-      for (size_t i = 0; i < sorted.num_columns(); ++i) {
-        pcols.push_back(Retype(sorted.column(i), physical_schema_[i].type));
-      }
-      return w->WriteBatch(RecordBatch(phys_schema, std::move(pcols), sorted.num_rows));
-    }));
-    sort_peak_ = std::max(sort_peak_, f->sorter->peak_memory_bytes());
-    sort_runs_ += f->sorter->runs_spilled();
-    f->sorter.reset();
-  } else if (options_.local_sort) {
+  if (options_.local_sort) {
     // Concatenate the buffered rows, order them by the sort hook, write them in one go.
     std::vector<VectorPtr> cols;
     int64_t rows = 0;
@@ -444,9 +528,12 @@ Status DataFileWriter::CloseFile(OpenFile* f) {
     RETURN_NOT_OK(f->writer->WriteBatch(RecordBatch(phys_schema, std::move(pcols), rows)));
   }
   RETURN_NOT_OK(f->writer->Close().status());
+  f->writer.reset();
   ASSIGN_OR_RETURN(io::FileInfo info, fs_->Stat(full));
-  closed_raw_ += f->est_bytes;
-  closed_disk_ += info.size;
+  if (f->est_bytes > 0) {  // files counted by in-memory bytes (not sorted streams' files)
+    closed_raw_ += f->est_bytes;
+    closed_disk_ += info.size;
+  }
   delta::AddFile add;
   add.path = delta::PercentEncodePath(f->rel_path);
   add.partition_values = f->values;
@@ -459,8 +546,15 @@ Status DataFileWriter::CloseFile(OpenFile* f) {
 }
 
 Result<std::vector<delta::AddFile>> DataFileWriter::Finish() {
-  for (auto& [dir, f] : open_) RETURN_NOT_OK(CloseFile(f.get()));
-  open_.clear();
+  while (!open_.empty()) {
+    auto it = open_.begin();
+    if (it->second->sorter) {
+      RETURN_NOT_OK(FlushSorted(it->first));
+    } else {
+      RETURN_NOT_OK(CloseFile(it->second.get()));
+      open_.erase(it);
+    }
+  }
   return std::move(adds_);
 }
 

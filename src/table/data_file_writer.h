@@ -44,6 +44,9 @@ struct DataFileWriterOptions {
   std::optional<int64_t> target_file_size;
   parquet::CompressionCodec codec = parquet::CompressionCodec::kSnappy;  // Spark's default
   int64_t max_row_group_rows = 1 << 20;                                  // Parquet row group
+  // Row groups of sorted files (LocalSort) are smaller: their statistics are then as selective
+  // as pages for every engine that prunes by row group (doc/local_sort.md "Row groups").
+  int64_t sorted_max_row_group_rows = 1 << 16;
   ConstraintCheck check;  // default none (NOT NULL is always enforced)
   LocalSort local_sort;   // default none; when set, overrides shoal.localSort.* below
   // Override the table's shoal.localSort.columns / .mode / .memoryLimit for this writer
@@ -51,8 +54,9 @@ struct DataFileWriterOptions {
   std::optional<std::vector<std::string>> local_sort_columns;
   std::optional<LocalSortMode> local_sort_mode;
   std::optional<int64_t> local_sort_memory_limit;
-  bool data_change = true;                // add.dataChange
-  std::optional<int64_t> modification_time_ms;  // default: the written file's mtime
+  std::optional<LocalSortScope> local_sort_scope;  // default: shoal.localSort.scope
+  bool data_change = true;                         // add.dataChange
+  std::optional<int64_t> modification_time_ms;     // default: the written file's mtime
 };
 
 class DataFileWriter {
@@ -85,10 +89,17 @@ class DataFileWriter {
                           const columnar::RecordBatch& data);
   Status WriteRows(OpenFile* f, const columnar::RecordBatch& data);
   Status CloseFile(OpenFile* f);
+  // LocalSort by properties: the rows into the partition's sorted stream.
+  Status WriteSorted(const std::string& dir, const delta::PartitionValues& values, const columnar::RecordBatch& data);
+  // Writes a sorted stream's rows into files cut at the target size on disk; the stream is
+  // then removed from open_.
+  Status FlushSorted(const std::string& dir);
   // The file's size budget in the in-memory bytes that est_bytes counts (see RawTarget in the
   // .cc).
-  int64_t RawTarget(const OpenFile& f) const;
+  int64_t RawTarget() const;
   Result<std::unique_ptr<OpenFile>> OpenNew(const std::string& dir, const delta::PartitionValues& values);
+  // Names the open file's next data file and starts its statistics (and its Parquet writer).
+  Status StartFile(OpenFile* f, bool open_writer);
   Status ResolveLocalSort(parquet::WriterProperties::Builder* b);
   Status EnforceSortBudget();
 
@@ -112,6 +123,7 @@ class DataFileWriter {
   std::vector<delta::AddFile> adds_;
   std::vector<SortColumn> sort_columns_;  // indices into the data columns; empty: no LocalSort
   LocalSortMode sort_mode_ = LocalSortMode::kLexicographic;
+  LocalSortScope sort_scope_ = LocalSortScope::kFile;
   int64_t sort_memory_limit_ = 0;
   int64_t sort_peak_ = 0;
   int sort_runs_ = 0;

@@ -282,7 +282,7 @@ Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(std::shared_ptr<io:
   if (options.memory_limit <= 0) return Status::InvalidArgument("local sort memory limit must be positive");
   if (options.spill_dir.empty()) return Status::InvalidArgument("local sort needs a spill directory");
   options.output_batch_rows = std::max<int64_t>(1, options.output_batch_rows);
-  options.max_merge_fan_in = std::max(2, options.max_merge_fan_in);
+  options.max_merge_fan_in = std::clamp(options.max_merge_fan_in, 2, 4096);
   std::unique_ptr<ExternalSorter> s(new ExternalSorter());
   s->fs_ = std::move(fs);
   s->schema_ = std::move(schema);
@@ -324,6 +324,10 @@ int64_t ExternalSorter::RowCost() const {
 }
 
 int64_t ExternalSorter::buffered_bytes() const { return buffered_raw_ + buffered_rows_ * RowCost(); }
+
+int64_t ExternalSorter::BytesToAdd(const RecordBatch& batch) const {
+  return HeldBytes(batch) + batch.num_rows * RowCost();
+}
 
 void ExternalSorter::Track(int64_t bytes) { peak_ = std::max(peak_, bytes); }
 
@@ -511,6 +515,7 @@ std::vector<SegmentColumn> ExternalSorter::SegmentColumns(const std::vector<Segm
   for (size_t c = 0; c < schema_->size(); ++c) {
     SegmentColumn& sc = columns[c];
     const columnar::DataType& t = *schema_->fields[c].type;
+    if (!IsFlat(t)) continue;  // nested columns are not gathered by code
     const int w = t.IsStringLike() ? 0 : t.SlotWidth();
     for (const auto& seg : segments) {
       const Vector& v = *seg.batch->column(c);
@@ -600,106 +605,180 @@ Status ExternalSorter::Finish(const Sink& sink) {
   return Status::OK();
 }
 
-Status ExternalSorter::Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink) {
+// The k-way merge of sorted sources, one output chunk at a time. A binary heap over the
+// sources' current rows (ties: the earlier source, so the merge is stable) picks each row's
+// source; the chunk's rows are recorded as segment codes, every source chunk the output touches
+// being one segment, and each flat column is then gathered by one typed loop (coded_gather.h).
+// Nested columns are appended span by span.
+class ExternalSorter::ChunkMerger {
+ public:
+  ChunkMerger(const ExternalSorter& sorter, std::vector<std::unique_ptr<Source>> sources)
+      : s_(sorter), sources_(std::move(sources)), cursors_(sources_.size()) {}
+
+  // Reads every source's first chunk and sizes the chunks so that every source's chunk and two
+  // output chunks fit half the budget (the other half may hold the last, unspilled buffer).
+  Status Start() {
+    int64_t row_bytes = 64;
+    for (size_t i = 0; i < cursors_.size(); ++i) {
+      RETURN_NOT_OK(Refill(i, 64));  // a small first read measures the row size
+      const Cursor& c = cursors_[i];
+      if (c.batch) {
+        row_bytes = std::max(row_bytes, HeldBytes(*c.batch) / c.batch->num_rows + c.keys.width);
+        heap_.push_back(static_cast<uint32_t>(i));
+      }
+    }
+    const int64_t per_source = s_.options_.memory_limit / 2 / static_cast<int64_t>(cursors_.size() + 2);
+    chunk_ = std::clamp<int64_t>(per_source / row_bytes, 16, kSegmentRows);
+    out_rows_ = std::min(chunk_, s_.options_.output_batch_rows);
+    for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
+    return Status::OK();
+  }
+
+  // The next merged chunk (nullptr at the end), into the vectors `reuse` holds when free.
+  Result<BatchPtr> Next(std::vector<VectorPtr>* reuse) {
+    if (heap_.empty()) return BatchPtr();
+    codes_.clear();
+    segments_.clear();
+    for (Cursor& c : cursors_) c.slot = -1;
+    // Codes address at most 2^16 segments: a chunk ends early if its sources' chunks are tiny.
+    const size_t max_segments = static_cast<size_t>(kSegmentRows) - cursors_.size();
+    while (!heap_.empty() && static_cast<int64_t>(codes_.size()) < out_rows_ && segments_.size() < max_segments) {
+      const uint32_t top = heap_[0];
+      Cursor& c = cursors_[top];
+      if (c.slot < 0) {
+        c.slot = static_cast<int64_t>(segments_.size());
+        segments_.push_back(Segment{c.batch, 0, c.batch->num_rows});
+      }
+      codes_.push_back(static_cast<uint32_t>(c.slot << 16) | static_cast<uint32_t>(c.pos));
+      if (++c.pos == c.batch->num_rows) {
+        RETURN_NOT_OK(Refill(top, chunk_));
+        if (!c.batch) {
+          heap_[0] = heap_.back();
+          heap_.pop_back();
+        }
+      }
+      if (!heap_.empty()) SiftDown(0);
+    }
+    const auto n = static_cast<int64_t>(codes_.size());
+    auto out = std::make_shared<RecordBatch>();
+    out->schema = s_.schema_;
+    out->num_rows = n;
+    reuse->resize(s_.schema_->size());
+    const std::vector<SegmentColumn> columns = s_.SegmentColumns(segments_);
+    for (size_t col = 0; col < s_.schema_->size(); ++col) {
+      const columnar::TypePtr& t = s_.schema_->fields[col].type;
+      if (IsFlat(*t)) {
+        Vector* v = OutputVector(&(*reuse)[col], t);
+        GatherCoded(columns[col], *t, codes_.data(), n, v);
+        out->columns.push_back((*reuse)[col]);
+      } else {
+        out->columns.push_back(AppendSpans(col, t));
+      }
+    }
+    out_bytes_ = HeldBytes(*out);
+    held_ = out_bytes_;
+    for (const Segment& seg : segments_) held_ += HeldBytes(*seg.batch);
+    for (const Cursor& c : cursors_) {
+      if (c.batch && c.slot < 0) held_ += HeldBytes(*c.batch);
+      held_ += c.keys.memory_bytes();
+    }
+    return out;
+  }
+
+  // Bytes the last Next held: its output, the source chunks it read from, the keys; and its
+  // output alone.
+  int64_t held() const { return held_; }
+  int64_t output_bytes() const { return out_bytes_; }
+
+ private:
   struct Cursor {
     BatchPtr batch;
     KeyRows keys;
     int64_t pos = 0;
+    int64_t slot = -1;  // segment of `batch` in the current output chunk, -1: none yet
   };
-  const size_t k = sources.size();
-  // Chunk rows so that every source's chunk plus the output batch fit the budget together.
-  int64_t row_bytes = 64;
-  // Half the budget: the other half may hold the last, unspilled buffer.
-  const int64_t per_source = options_.memory_limit / 2 / static_cast<int64_t>(k + 1);
-  std::vector<Cursor> cursors(k);
-  int64_t chunk = 64;  // first read: measures the row size
-  auto refill = [&](size_t i) -> Status {
-    Cursor& c = cursors[i];
+
+  Status Refill(size_t i, int64_t rows) {
+    Cursor& c = cursors_[i];
     c.keys = KeyRows();
+    c.slot = -1;
     do {
-      ASSIGN_OR_RETURN(c.batch, sources[i]->Next(chunk));
+      ASSIGN_OR_RETURN(c.batch, sources_[i]->Next(rows));
     } while (c.batch && c.batch->num_rows == 0);
     c.pos = 0;
-    if (c.batch) c.keys = Encode(*c.batch);
+    if (c.batch) c.keys = s_.Encode(*c.batch);
     return Status::OK();
-  };
-  // A first small read measures the row size.
-  for (size_t i = 0; i < k; ++i) {
-    RETURN_NOT_OK(refill(i));
-    if (cursors[i].batch && cursors[i].batch->num_rows > 0) {
-      row_bytes = std::max(row_bytes, HeldBytes(*cursors[i].batch) / cursors[i].batch->num_rows +
-                                          cursors[i].keys.width);
-    }
   }
-  chunk = std::clamp<int64_t>(per_source / row_bytes, 16, 64 * 1024);
-  const int64_t out_rows = std::min(chunk, options_.output_batch_rows);
 
-  // Min-heap of source indices; ties go to the earlier source (arrival order).
-  auto greater = [&](size_t a, size_t b) {
-    int r = CompareKeyRows(cursors[a].keys, cursors[a].pos, cursors[b].keys, cursors[b].pos);
+  // Whether source a's current row sorts after source b's.
+  bool After(uint32_t a, uint32_t b) const {
+    const Cursor& x = cursors_[a];
+    const Cursor& y = cursors_[b];
+    const int r = CompareKeyRows(x.keys, x.pos, y.keys, y.pos);
     return r > 0 || (r == 0 && a > b);
-  };
-  std::vector<size_t> heap;
-  for (size_t i = 0; i < k; ++i) {
-    if (cursors[i].batch) heap.push_back(i);
   }
-  std::make_heap(heap.begin(), heap.end(), greater);
 
-  // Output spans reference cursor batches; retired batches stay alive until the flush.
-  struct Span {
-    const RecordBatch* batch;
-    int64_t offset;
-    int64_t length;
-  };
-  std::vector<Span> spans;
-  std::vector<BatchPtr> retired;
-  int64_t pending = 0;
-  auto flush = [&]() -> Status {
-    if (pending == 0) return Status::OK();
-    std::vector<VectorPtr> cols;
-    for (size_t c = 0; c < schema_->size(); ++c) {
-      auto v = Vector::Make(schema_->fields[c].type, pending);
-      for (const Span& s : spans) v->AppendFrom(*s.batch->column(c), s.offset, s.length);
-      cols.push_back(std::move(v));
+  void SiftDown(size_t i) {
+    const size_t n = heap_.size();
+    const uint32_t v = heap_[i];
+    while (true) {
+      size_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && After(heap_[child], heap_[child + 1])) ++child;
+      if (!After(v, heap_[child])) break;
+      heap_[i] = heap_[child];
+      i = child;
     }
-    RecordBatch out(schema_, std::move(cols), pending);
-    int64_t held = HeldBytes(out);
-    for (const auto& b : retired) held += HeldBytes(*b);
-    for (const auto& c : cursors) {
-      if (c.batch) held += HeldBytes(*c.batch) + c.keys.memory_bytes();
-    }
-    Track(held);
-    RETURN_NOT_OK(sink(out));
-    spans.clear();
-    retired.clear();
-    pending = 0;
-    return Status::OK();
-  };
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), greater);
-    size_t i = heap.back();
-    Cursor& c = cursors[i];
-    if (!spans.empty() && spans.back().batch == c.batch.get() && spans.back().offset + spans.back().length == c.pos) {
-      ++spans.back().length;
-    } else {
-      spans.push_back({c.batch.get(), c.pos, 1});
-    }
-    ++pending;
-    ++c.pos;
-    if (c.pos == c.batch->num_rows) {
-      retired.push_back(c.batch);
-      RETURN_NOT_OK(refill(i));
-      if (!c.batch) {
-        heap.pop_back();
-      } else {
-        std::push_heap(heap.begin(), heap.end(), greater);
-      }
-    } else {
-      std::push_heap(heap.begin(), heap.end(), greater);
-    }
-    if (pending >= out_rows) RETURN_NOT_OK(flush());
+    heap_[i] = v;
   }
-  return flush();
+
+  // A nested column of the chunk: runs of consecutive rows of one segment appended at once.
+  VectorPtr AppendSpans(size_t col, const columnar::TypePtr& type) const {
+    auto v = Vector::Make(type, static_cast<int64_t>(codes_.size()));
+    for (size_t i = 0; i < codes_.size();) {
+      size_t j = i + 1;
+      while (j < codes_.size() && codes_[j] == codes_[j - 1] + 1) ++j;
+      const Segment& seg = segments_[codes_[i] >> 16];
+      v->AppendFrom(*seg.batch->column(col), seg.begin + (codes_[i] & 0xFFFF), static_cast<int64_t>(j - i));
+      i = j;
+    }
+    return v;
+  }
+
+  const ExternalSorter& s_;
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::vector<Cursor> cursors_;
+  std::vector<uint32_t> heap_;  // sources with rows left, a min-heap by key
+  int64_t chunk_ = 64;          // rows read from a source at once
+  int64_t out_rows_ = 1;        // rows per output chunk
+  std::vector<Segment> segments_;
+  std::vector<uint32_t> codes_;
+  int64_t held_ = 0;
+  int64_t out_bytes_ = 0;
+};
+
+// Chunk k + 1 is merged and gathered on a helper thread while `sink` takes chunk k (the
+// Parquet writer encoding it), with two sets of output vectors alternating, as GatherInChunks.
+Status ExternalSorter::Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink) {
+  ChunkMerger merger(*this, std::move(sources));
+  RETURN_NOT_OK(merger.Start());
+  std::vector<VectorPtr> second;
+  std::vector<VectorPtr>* sets[2] = {&out_cols_, &second};
+  ASSIGN_OR_RETURN(BatchPtr next, merger.Next(sets[0]));
+  Track(merger.held());
+  for (int k = 1; next; ++k) {
+    const int64_t sinking = merger.output_bytes();
+    BatchPtr cur = std::move(next);
+    Result<BatchPtr> produced = BatchPtr();
+    std::thread helper([&merger, &produced, into = sets[k % 2]] { produced = merger.Next(into); });
+    Status st = sink(*cur);
+    cur.reset();  // its vectors are free for chunk k + 1
+    helper.join();
+    RETURN_NOT_OK(st);
+    ASSIGN_OR_RETURN(next, std::move(produced));
+    Track(sinking + merger.held());  // the chunk the sink took and the next one
+  }
+  return Status::OK();
 }
 
 }  // namespace shoal::table

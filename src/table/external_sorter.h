@@ -1,15 +1,18 @@
-// ExternalSorter: sorts the rows of one data file (LocalSort) within a memory budget. Rows are
+// ExternalSorter: sorts the rows of one sorted stream (LocalSort: a file's rows, or a whole
+// write's, which the DataFileWriter cuts into files) within a memory budget. Rows are
 // buffered until the budget is reached (batches of flat columns are kept by reference, not
-// copied; small batches are copied together), only the sort columns are encoded into keys, then the buffer is sorted by normalized keys
-// (local_sort_key.h, or z-order keys from local_sort_zorder.h) and spilled as a sorted run — a
-// Parquet file in the spill directory (the table's `_shoal/tmp/`) — and at Finish the runs and
-// the last in-memory buffer are k-way merged into the sink. Runs are deleted once merged (and
-// by the destructor on error paths). Memory stays near the budget: the buffer (raw column
-// bytes plus key and permutation bytes) is kept under it, and the merge reads each run in
-// chunks sized so that all chunks together fit it; more than max_merge_fan_in runs are first
-// merged into bigger runs. With lexicographic keys of flat columns (and two cores), every kept
-// batch is sorted on a worker thread as it arrives (batch_runs.h), and the buffer's order is then
-// a lazy merge of those batch runs instead of a sort of the whole buffer.
+// copied; small batches are copied together), only the sort columns are encoded into keys, then the
+// buffer is sorted by normalized keys (local_sort_key.h, or z-order keys from local_sort_zorder.h)
+// and spilled as a sorted run — a Parquet file in the spill directory (the table's `_shoal/tmp/`) —
+// and at Finish the runs and the last in-memory buffer are k-way merged into the sink (chunk by
+// chunk, each chunk gathered by segment codes on a helper thread while the sink takes the previous
+// one). Runs are deleted once merged (and by the destructor on error paths). Memory stays near the
+// budget: the buffer (raw column bytes plus key and permutation bytes) is kept under it, and the
+// merge reads each run in chunks sized so that all chunks together fit it; more than
+// max_merge_fan_in runs are first merged into bigger runs. With lexicographic keys of flat columns
+// (and two cores), every kept batch is sorted on a worker thread as it arrives (batch_runs.h), and
+// the buffer's order is then a lazy merge of those batch runs instead of a sort of the whole
+// buffer.
 //
 // Thread-safety: not thread-safe; one thread drives a sorter.
 #pragma once
@@ -38,7 +41,7 @@ struct ExternalSorterOptions {
   int64_t memory_limit = int64_t{256} << 20;           // bytes; default 256 MiB
   std::string spill_dir;                               // required; created on the first spill
   int64_t output_batch_rows = 64 * 1024;               // rows per batch handed to the sink
-  int max_merge_fan_in = 64;                           // runs merged at once (>= 2)
+  int max_merge_fan_in = 64;                           // runs merged at once (2 to 4096)
   // Lexicographic keys of flat schemas: sort each kept batch on a worker thread as it arrives
   // and merge those runs at the end (batch_runs.h), when the machine has a second core.
   bool sort_while_adding = true;
@@ -66,17 +69,24 @@ class ExternalSorter {
   // Accounted bytes of the buffered rows (column bytes plus the keys and permutation a sort
   // of them needs).
   int64_t buffered_bytes() const;
+  // What buffering `batch` would add to buffered_bytes().
+  int64_t BytesToAdd(const columnar::RecordBatch& batch) const;
   int64_t buffered_rows() const { return buffered_rows_; }
   // Most bytes held at once by the buffer, sort keys, permutations, spill-writer buffers and
   // merge chunks since Make.
   int64_t peak_memory_bytes() const { return peak_; }
   // Runs written so far (merge passes included).
   int runs_spilled() const { return runs_spilled_; }
+  // Runs spilled and not yet merged; more than max_merge_fan_in() of them take a merge pass
+  // more at Finish.
+  int runs_pending() const { return static_cast<int>(runs_.size()); }
+  int max_merge_fan_in() const { return options_.max_merge_fan_in; }
 
  private:
   class Source;
   class MemorySource;
   class RunSource;
+  class ChunkMerger;
   struct SortedBuffer;
   // Rows [begin, begin+rows) of a buffered batch; at most kSegmentRows rows, so a row is
   // addressed by one 32-bit code (segment << 16 | row in segment).

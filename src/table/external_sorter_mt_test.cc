@@ -1,6 +1,6 @@
-// ExternalSorter's and SortKeyRows' threads (built into shoal_table_mt_test, labelled `concurrency`, so `make
-// tsan-test` runs it under TSan): the next output chunk is gathered on a helper thread while the
-// sink takes the current one.
+// ExternalSorter's and SortKeyRows' threads (built into shoal_table_mt_test, labelled
+// `concurrency`, so `make tsan-test` runs it under TSan): the next output chunk is gathered on a
+// helper thread while the sink takes the current one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -92,6 +92,42 @@ TEST(ExternalSorterThreads, SpilledRunsAreWrittenWhileTheNextChunkIsGathered) {
   ASSERT_NE(sorter, nullptr);
   EXPECT_GE(sorter->runs_spilled(), 2);
   ExpectFinishesInBruteForceOrder(sorter.get(), rows, cols);
+}
+
+// The merge of spilled runs also works a chunk ahead on a helper thread: a sink that keeps every
+// merged batch sees each intact, and a sink error stops the merge with that error.
+TEST(ExternalSorterThreads, MergedChunksOfSpilledRunsStayIntactAndASinkErrorStops) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(30000, 23);
+  const std::vector<std::string> cols = {"s", "d"};
+  auto sorter = SorterWith(fs, rows, cols, 1 << 20, 2000, 3000);
+  ASSERT_NE(sorter, nullptr);
+  EXPECT_GE(sorter->runs_spilled(), 2);
+  std::vector<c::RecordBatch> kept;
+  ASSERT_TRUE(sorter
+                  ->Finish([&](const c::RecordBatch& b) {
+                    kept.push_back(b);
+                    return Status::OK();
+                  })
+                  .ok());
+  std::vector<Row> got;
+  for (const auto& b : kept) {
+    auto part = FromBatch(b);
+    got.insert(got.end(), part.begin(), part.end());
+  }
+  auto want = BruteSorted(rows, cols);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
+
+  auto failing = SorterWith(fs, rows, cols, 1 << 20, 2000, 3000);
+  ASSERT_NE(failing, nullptr);
+  int calls = 0;
+  Status st = failing->Finish(
+      [&](const c::RecordBatch&) { return ++calls == 4 ? Status::IOError("disk full") : Status::OK(); });
+  EXPECT_EQ(calls, 4);
+  EXPECT_NE(st.ToString().find("disk full"), std::string::npos) << st.ToString();
+  failing.reset();  // the destructor deletes the unmerged runs
+  EXPECT_TRUE(fs->List("/t/_shoal/tmp")->empty());
 }
 
 // Kept batches are sorted on a worker thread while later ones arrive: a sorter destroyed with

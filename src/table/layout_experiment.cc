@@ -3,6 +3,8 @@
 #include <ctime>
 #include <map>
 
+#include "delta/table_path.h"
+#include "parquet/file_reader.h"
 #include "scan/delta_scan.h"
 #include "table/data_file_writer.h"
 #include "table/layout_choice.h"
@@ -63,6 +65,7 @@ Result<WriteTime> WriteData(std::shared_ptr<io::FileSystem> fs, const std::strin
   ASSIGN_OR_RETURN(auto table, scan::DeltaTable::Open(fs, root));
   DataFileWriterOptions wo;
   wo.max_row_group_rows = o.max_row_group_rows;
+  if (o.sorted_max_row_group_rows) wo.sorted_max_row_group_rows = *o.sorted_max_row_group_rows;
   ASSIGN_OR_RETURN(auto w, DataFileWriter::Make(fs, root, table->snapshot()->metadata(), wo));
   const double cpu0 = CpuMs();
   double gen_cpu = 0;
@@ -230,6 +233,7 @@ Result<LayoutResult> RunLayoutCandidate(std::shared_ptr<io::FileSystem> fs, cons
     for (const auto& col : cand.key.columns) cols += (cols.empty() ? "" : ",") + col;
     props["shoal.localSort.columns"] = cols;
     if (cand.key.mode == LocalSortMode::kZOrder) props["shoal.localSort.mode"] = "zorder";
+    if (cand.scope == LocalSortScope::kWrite) props["shoal.localSort.scope"] = "write";
   }
   RETURN_NOT_OK(CreateTable(fs, root, "lineitem", LineitemSchema(), {}, props).status());
   LayoutResult r;
@@ -271,7 +275,13 @@ Result<LayoutResult> RunLayoutCandidate(std::shared_ptr<io::FileSystem> fs, cons
   }
   ASSIGN_OR_RETURN(auto table, scan::DeltaTable::Open(fs, root));
   const delta::FileList& files = table->snapshot()->file_list();
-  for (size_t i = 0; i < files.size(); ++i) r.storage_bytes += files.file_size(i);
+  for (size_t i = 0; i < files.size(); ++i) {
+    r.storage_bytes += files.file_size(i);
+    ASSIGN_OR_RETURN(std::string path, delta::ResolveTablePath(root, files.path(i)));
+    ASSIGN_OR_RETURN(auto reader, parquet::ParquetReader::Open(fs, path));
+    r.row_groups_total += reader->num_row_groups();
+  }
+  r.files = static_cast<int64_t>(files.size());
   ASSIGN_OR_RETURN(r.per_query, RunWorkload(fs, root, workload, &r.workload));
   return r;
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,7 @@ struct LayoutCandidate {
   std::string name;
   SortKey key;
   bool auto_mode = false;
+  LocalSortScope scope = LocalSortScope::kFile;  // shoal.localSort.scope of an explicit key
 };
 
 struct WorkloadMeasure {
@@ -69,7 +71,9 @@ struct LayoutResult {
   std::string name;
   SortKey key;              // the key the files are sorted by (auto: the advisor's choice)
   int64_t storage_bytes = 0;
-  double write_cpu_ms = 0;  // writing the table from batches, every thread (auto: plus OPTIMIZE's rewrite)
+  int64_t files = 0;
+  int64_t row_groups_total = 0;  // row groups of the table's files
+  double write_cpu_ms = 0;       // writing the table from batches, every thread (auto: plus OPTIMIZE's rewrite)
   // Wall time of generating the batches and writing them (auto: plus OPTIMIZE's rewrite): a
   // sorted write sorts on a second thread beside the producer, which CPU time does not show.
   double write_wall_ms = 0;
@@ -82,6 +86,7 @@ struct LayoutExperimentOptions {
   int64_t rows = 2000000;
   int64_t batch_rows = 100000;  // rows per batch handed to the writer
   int64_t max_row_group_rows = 1 << 20;
+  std::optional<int64_t> sorted_max_row_group_rows;  // default: DataFileWriterOptions'
 };
 
 // Writes the table for `c` under `root` (replaced), runs `workload` on it and returns the

@@ -31,6 +31,7 @@ delta::Metadata MetadataOf(const std::vector<delta::Action>& actions) {
 struct Written {
   std::vector<std::vector<Row>> files;  // rows of each file, in file order
   std::vector<parquet::FileMetaData> footers;
+  std::vector<int64_t> sizes;  // bytes on disk per file
   int64_t peak = 0;
   int runs = 0;
 };
@@ -59,6 +60,7 @@ Result<Written> WriteTable(const std::shared_ptr<io::FileSystem>& fs, const std:
     }
     w.files.push_back(std::move(file));
     w.footers.push_back(reader->metadata());
+    w.sizes.push_back(add.size);
   }
   return w;
 }
@@ -105,7 +107,7 @@ TEST(LocalSortWriter, SortsEveryFileAndRecordsSortingColumns) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto rows = RandomRows(20000, 21);
   DataFileWriterOptions o;
-  o.target_file_size = 200 << 10;
+  o.target_file_size = 48 << 10;
   o.max_row_group_rows = 2000;
   auto w = WriteTable(fs, "/t", rows, {{"shoal.localSort.columns", "low, dt"}}, o);
   ASSERT_TRUE(w.ok()) << w.status().ToString();
@@ -132,7 +134,8 @@ TEST(LocalSortWriter, SortsEveryFileAndRecordsSortingColumns) {
 TEST(LocalSortWriter, ExternalSortPathWritesTheSameFilesAsTheInMemoryPath) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto rows = RandomRows(40000, 22);
-  const std::map<std::string, std::string> props = {{"shoal.localSort.columns", "s,d"}};
+  const std::map<std::string, std::string> props = {{"shoal.localSort.columns", "s,d"},
+                                                    {"shoal.localSort.scope", "write"}};
   auto mem = WriteTable(fs, "/a", rows, props);
   DataFileWriterOptions o;
   const int64_t limit = RawBytesOf(rows) / 8;
@@ -151,6 +154,88 @@ TEST(LocalSortWriter, ExternalSortPathWritesTheSameFilesAsTheInMemoryPath) {
   auto left = fs->List("/b/_shoal/tmp");
   ASSERT_TRUE(left.ok());
   EXPECT_TRUE(left->empty());
+}
+
+// A write larger than the sort's memory spills sorted runs and merges them into one sorted
+// stream, which is cut into files by their size on disk: each file is sorted, the files follow
+// each other in key order (disjoint ranges), every file but the last reaches the target, and
+// the row groups are the sorted files' small ones.
+TEST(LocalSortWriter, SpilledStreamIsCutIntoFilesOfDisjointKeyRangesAtTheTargetSize) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(60000, 26);
+  DataFileWriterOptions o;
+  o.local_sort_memory_limit = RawBytesOf(rows) / 10;
+  o.target_file_size = 256 << 10;
+  o.sorted_max_row_group_rows = 1500;
+  auto w = WriteTable(fs, "/t", rows, {{"shoal.localSort.columns", "s,i"}, {"shoal.localSort.scope", "write"}}, o);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_GE(w->runs, 5);
+  ASSERT_GE(w->files.size(), 3u);
+  std::vector<std::vector<Row>> input = {rows};
+  EXPECT_EQ(SortedKeys(w->files), SortedKeys(input));
+  const Row* prev = nullptr;
+  for (size_t f = 0; f < w->files.size(); ++f) {
+    for (const Row& r : w->files[f]) {
+      if (prev) ASSERT_LE(CompareOn(*prev, r, {"s", "i"}), 0) << "file " << f;
+      prev = &r;
+    }
+    // Cut when the bytes written and the open row group's estimate reach the target.
+    if (f + 1 < w->files.size()) EXPECT_GE(w->sizes[f], *o.target_file_size * 9 / 10) << "file " << f;
+    EXPECT_LT(w->sizes[f], 2 * *o.target_file_size) << "file " << f;
+    for (const auto& rg : w->footers[f].row_groups) EXPECT_LE(rg.num_rows, 1500);
+  }
+  auto left = fs->List("/t/_shoal/tmp");
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->empty());
+}
+
+// File scope (the default): a write larger than the sort memory is sorted a memory's worth of
+// rows at a time, each written as its own sorted file(s), without spilling; nothing is lost.
+TEST(LocalSortWriter, FileScopeSortsEachMemoryOfRowsIntoItsOwnFilesWithoutSpilling) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(60000, 28);
+  DataFileWriterOptions o;
+  const int64_t limit = RawBytesOf(rows) / 6;
+  o.local_sort_memory_limit = limit;
+  auto w = WriteTable(fs, "/t", rows, {{"shoal.localSort.columns", "i"}}, o);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_EQ(w->runs, 0);
+  EXPECT_LT(w->peak, 2 * limit);
+  ASSERT_GE(w->files.size(), 6u);
+  ASSERT_LE(w->files.size(), 20u);
+  std::vector<std::vector<Row>> input = {rows};
+  EXPECT_EQ(SortedKeys(w->files), SortedKeys(input));
+  int breaks = 0;  // places where one file's last row sorts after the next file's first
+  for (size_t f = 0; f < w->files.size(); ++f) {
+    for (size_t i = 1; i < w->files[f].size(); ++i) {
+      ASSERT_LE(CompareOn(w->files[f][i - 1], w->files[f][i], {"i"}), 0) << "file " << f << " row " << i;
+    }
+    if (f > 0) breaks += CompareOn(w->files[f - 1].back(), w->files[f].front(), {"i"}) > 0;
+  }
+  EXPECT_GE(breaks, 5);  // each memory's worth sorted on its own, not the write as a whole
+}
+
+// Sorted files get the smaller row groups by default (and an explicit smaller limit wins);
+// unsorted files keep the general limit.
+TEST(LocalSortWriter, SortedFilesDefaultToSmallRowGroups) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(150000, 27);
+  auto sorted = WriteTable(fs, "/s", rows, {{"shoal.localSort.columns", "dt"}}, {}, 50000);
+  auto plain = WriteTable(fs, "/u", rows, {}, {}, 50000);
+  ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  ASSERT_EQ(sorted->files.size(), 1u);
+  ASSERT_EQ(plain->files.size(), 1u);
+  DataFileWriterOptions defaults;
+  EXPECT_EQ(
+      sorted->footers[0].row_groups.size(),
+      static_cast<size_t>((150000 + defaults.sorted_max_row_group_rows - 1) / defaults.sorted_max_row_group_rows));
+  EXPECT_EQ(plain->footers[0].row_groups.size(), 1u);
+  DataFileWriterOptions o;
+  o.max_row_group_rows = 40000;
+  auto smaller = WriteTable(fs, "/m", rows, {{"shoal.localSort.columns", "dt"}}, o, 50000);
+  ASSERT_TRUE(smaller.ok()) << smaller.status().ToString();
+  EXPECT_EQ(smaller->footers[0].row_groups.size(), 4u);
 }
 
 TEST(LocalSortWriter, SortedRowGroupsHaveDisjointRangesWhereUnsortedOverlap) {
@@ -201,7 +286,8 @@ TEST(LocalSortWriter, ZOrderModeNarrowsEveryColumnAndWritesNoSortingColumns) {
 TEST(LocalSortWriter, PartitionedTablesSortWithinFilesUnderOneMemoryBudget) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto rows = RandomRows(30000, 25);
-  auto created = CreateTable(fs, "/p", "t", RowSchema(), {"low"}, {{"shoal.localSort.columns", "low,s"}});
+  auto created = CreateTable(fs, "/p", "t", RowSchema(), {"low"},
+                             {{"shoal.localSort.columns", "low,s"}, {"shoal.localSort.scope", "write"}});
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   DataFileWriterOptions o;
   const int64_t limit = RawBytesOf(rows) / 10;
@@ -318,23 +404,26 @@ TEST(LocalSortProperties, ParsesAndValidatesTheShoalKeys) {
   auto p = ParseTableProperties({{"shoal.localSort.columns", " a , b"},
                                  {"shoal.localSort.mode", "ZOrder"},
                                  {"shoal.localSort.memoryLimit", "64mb"},
+                                 {"shoal.localSort.scope", " Write"},
                                  {"shoal.localSort.auto", "true"}});
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(p->local_sort_columns, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(p->local_sort_mode, LocalSortMode::kZOrder);
   EXPECT_EQ(p->local_sort_memory_limit, 64 << 20);
+  EXPECT_EQ(p->local_sort_scope, LocalSortScope::kWrite);
   EXPECT_TRUE(p->local_sort_auto);
   auto d = ParseTableProperties({});
   EXPECT_TRUE(d->local_sort_columns.empty());
   EXPECT_EQ(d->local_sort_mode, LocalSortMode::kLexicographic);
   EXPECT_EQ(d->local_sort_memory_limit, 256 << 20);
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
-           {"shoal.localSort.mode", "hilbert"},
-           {"shoal.localSort.memoryLimit", "-1"},
-           {"shoal.localSort.memoryLimit", "lots"},
-           {"shoal.localSort.auto", "maybe"},
-           {"shoal.localSort.columns", "a,,b"},
-           {"shoal.localSort.colums", "a"}}) {
+  EXPECT_EQ(d->local_sort_scope, LocalSortScope::kFile);
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"shoal.localSort.mode", "hilbert"},
+                                                                             {"shoal.localSort.memoryLimit", "-1"},
+                                                                             {"shoal.localSort.memoryLimit", "lots"},
+                                                                             {"shoal.localSort.auto", "maybe"},
+                                                                             {"shoal.localSort.scope", "table"},
+                                                                             {"shoal.localSort.columns", "a,,b"},
+                                                                             {"shoal.localSort.colums", "a"}}) {
     auto bad = ParseTableProperties({{k, v}});
     EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument) << k << "=" << v;
     EXPECT_NE(bad.status().message().find(k), std::string::npos) << bad.status().message();

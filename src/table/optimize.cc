@@ -73,6 +73,7 @@ Result<std::unique_ptr<DataFileWriter>> OneFileWriter(const RewriteContext& ctx)
   } else {
     opts.local_sort_columns = ctx.sort_key.columns;
     opts.local_sort_mode = ctx.sort_key.mode;
+    opts.local_sort_scope = LocalSortScope::kWrite;  // one sorted file per bin, spilling if large
   }
   return DataFileWriter::Make(ctx.fs, ctx.root, *ctx.metadata, opts);
 }

@@ -135,6 +135,14 @@ static Status ParseLocalSortProperty(const std::string& k, const std::string& ke
     auto n = ParseByteSize(value);
     if (!n.ok()) return Bad(key, value, "a positive byte size");
     p->local_sort_memory_limit = *n;
+  } else if (k == "shoal.localsort.scope") {
+    std::string v = Lower(Trim(value));
+    if (v == "file")
+      p->local_sort_scope = LocalSortScope::kFile;
+    else if (v == "write")
+      p->local_sort_scope = LocalSortScope::kWrite;
+    else
+      return Bad(key, value, "file or write");
   } else if (k == "shoal.localsort.auto") {
     ASSIGN_OR_RETURN(p->local_sort_auto, ParseBool(key, value));
   } else {

@@ -22,6 +22,11 @@ enum class ColumnMapping : uint8_t { kNone, kName, kId };
 // How LocalSort orders a data file's rows: by the columns in turn, or by their interleaved
 // (z-order) rank bits so that each column alone is clustered.
 enum class LocalSortMode : uint8_t { kLexicographic, kZOrder };
+// What one sort covers (shoal.localSort.scope): kFile sorts each file on its own, a file holding
+// at most the sort memory's worth of rows; kWrite sorts all the rows of one write (per
+// partition) as one stream, spilling beyond the memory budget, cut into files of disjoint key
+// ranges.
+enum class LocalSortScope : uint8_t { kFile, kWrite };
 
 // Every delta.* setting shoal acts on, with Delta's defaults.
 struct TableProperties {
@@ -47,6 +52,7 @@ struct TableProperties {
   std::vector<std::string> local_sort_columns;
   LocalSortMode local_sort_mode = LocalSortMode::kLexicographic;  // shoal.localSort.mode
   int64_t local_sort_memory_limit = int64_t{256} << 20;           // shoal.localSort.memoryLimit
+  LocalSortScope local_sort_scope = LocalSortScope::kFile;        // shoal.localSort.scope
   bool local_sort_auto = false;  // shoal.localSort.auto (validated; the advisor acts on it)
 };
 
