@@ -16,6 +16,15 @@ TableWriteSink::TableWriteSink(TableWriteSpec spec)
   for (size_t i = 0; i < spec_.source_index.size(); ++i) {
     identity_used_.push_back(std::make_unique<std::atomic<int64_t>>(0));
   }
+  // A malformed configuration fails in DataFileWriter::Make with its message.
+  auto props = table::ParseTableProperties(spec_.metadata.configuration);
+  if (props.ok()) {
+    const bool sorted = spec_.writer_options.local_sort_columns
+                            ? !spec_.writer_options.local_sort_columns->empty()
+                            : !props->local_sort_columns.empty() || props->local_sort_auto;
+    shared_writer_ = sorted && spec_.writer_options.local_sort_scope.value_or(props->local_sort_scope) ==
+                                   table::LocalSortScope::kWrite;
+  }
 }
 
 Result<std::unique_ptr<SourceState>> TableWriteSink::OpenSource(ExecContext&) {
@@ -69,6 +78,15 @@ Status TableWriteSink::Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk
   RETURN_NOT_OK(ctx.CheckInterrupt());
   auto* l = static_cast<Local*>(local);
   ASSIGN_OR_RETURN(columnar::BatchPtr rows, ToTableRows(*chunk.batch, l->ctx));
+  if (shared_writer_) {
+    std::lock_guard<std::mutex> lock(writer_mu_);
+    if (!writer_) {
+      ASSIGN_OR_RETURN(writer_, table::DataFileWriter::Make(spec_.fs, spec_.root, spec_.metadata, spec_.writer_options));
+    }
+    RETURN_NOT_OK(writer_->Write(*rows));
+    rows_.fetch_add(rows->num_rows);
+    return Status::OK();
+  }
   if (!l->writer) {
     ASSIGN_OR_RETURN(l->writer, table::DataFileWriter::Make(spec_.fs, spec_.root, spec_.metadata, spec_.writer_options));
   }
@@ -82,6 +100,16 @@ Status TableWriteSink::Combine(ExecContext&, LocalSinkState* local, int) {
   if (!l->writer) return Status::OK();
   ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, l->writer->Finish());
   l->writer.reset();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& a : adds) adds_.push_back(std::move(a));
+  return Status::OK();
+}
+
+Status TableWriteSink::Finalize(ExecContext&) {
+  std::lock_guard<std::mutex> wlock(writer_mu_);
+  if (!writer_) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());
+  writer_.reset();
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& a : adds) adds_.push_back(std::move(a));
   return Status::OK();

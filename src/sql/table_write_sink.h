@@ -59,7 +59,7 @@ class TableWriteSink final : public PhysicalOperator {
   Result<std::unique_ptr<LocalSinkState>> MakeLocalSink(ExecContext& ctx, int input) override;
   Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input) override;
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
-  Status Finalize(ExecContext& ctx) override { return Status::OK(); }
+  Status Finalize(ExecContext& ctx) override;
 
   // After execution: the files written (also those of workers that failed), rows written, and
   // per table column the number of identity values handed out.
@@ -76,6 +76,12 @@ class TableWriteSink final : public PhysicalOperator {
   std::atomic<int64_t> rows_{0};
   std::mutex mu_;
   std::vector<delta::AddFile> adds_;  // guarded by mu_
+  // shoal.localSort.scope = 'write': every thread writes through one writer, so the statement's
+  // rows are sorted as one stream (files of disjoint key ranges) under one memory budget; other
+  // tables get a writer per thread.
+  bool shared_writer_ = false;
+  std::mutex writer_mu_;
+  std::unique_ptr<table::DataFileWriter> writer_;  // guarded by writer_mu_
 };
 
 }  // namespace shoal::sql
