@@ -6,7 +6,12 @@
 // the workload's CPU time, bytes / row groups / pages read (weighted by the query frequencies)
 // and the bytes benefit against unsorted as a share of the best explicit key's.
 //
+// and the bytes benefit against unsorted as a share of the best explicit key's; then bytes and
+// row groups read per query (row groups against the table's).
+//
 //   bench_layout_bench [rows=2000000] [dir=/tmp/shoal_layout_bench] [variant=scan|correlated]
+//                      [tables=all, or a comma list of table names] [sorted row-group rows]
+// SHOAL_BENCH_KEEP=1 keeps the last table's files under dir (for inspecting its footers).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +78,7 @@ int main(int argc, char** argv) {
     results.push_back(std::move(*r));
     std::fprintf(stderr, "done %s\n", c.name.c_str());
   }
-  (void)fs->DeleteRecursive(dir);
+  if (!std::getenv("SHOAL_BENCH_KEEP")) (void)fs->DeleteRecursive(dir);
   const auto& base = results[0];
   int64_t best = 0;
   std::string best_name;

@@ -437,14 +437,19 @@ Status ColumnWriter::EncodeValues(columnar::Buffer* out, Encoding* encoding) {
 Status ColumnWriter::FlushPage() {
   if (page_levels_ == 0) return Status::OK();
   // Dictionary or not, decided on the chunk's first page: a high-cardinality column (at least a
-  // quarter of the page's values distinct: ids, keys, prices, timestamps) whose page is smaller
-  // in the fallback encoding than as dictionary plus indices is written without a dictionary.
+  // quarter of the page's values distinct: ids, keys, prices, timestamps), or any column whose
+  // fallback is DELTA_BINARY_PACKED (cheap to try; integers in runs or near-sequential order,
+  // such as a key correlated with the sort order, take a few bits a value there), whose page is
+  // smaller in the fallback encoding than as dictionary plus indices is written without a
+  // dictionary.
   // Such a dictionary would only fill up to the page limit and fall back anyway, and on sorted or
   // sequential data the fallback (DELTA_BINARY_PACKED) is far smaller: ids in order take a bit
-  // or two per value against 8 bytes of dictionary entry plus the index. Columns with fewer
-  // distinct values keep the dictionary, which also serves dictionary pruning.
+  // or two per value against 8 bytes of dictionary entry plus the index. A column with fewer
+  // distinct values gives up its dictionary, which also serves dictionary pruning, only for a
+  // fallback of at most half its size.
+  const bool high_cardinality = use_dictionary_ && dict_->size() * 4 >= page_values_;
   if (use_dictionary_ && dict_pages_used_ == 0 && chunk_levels_ == 0 && page_values_ > 0 &&
-      dict_->size() * 4 >= page_values_) {
+      (high_cardinality || fallback_ == Encoding::kDeltaBinaryPacked)) {
     const int64_t n = page_values_;
     const int bw = std::max(1, BitsFor(static_cast<uint64_t>(dict_->size() - 1)));
     const int64_t dict_cost = dict_->plain_bytes() + (n * bw + 7) / 8 + 1;
@@ -461,7 +466,8 @@ Status ColumnWriter::FlushPage() {
     use_dictionary_ = false;
     Encoding fallback = Encoding::kPlain;
     RETURN_NOT_OK(EncodeValues(&encoded_, &fallback));
-    if (static_cast<int64_t>(encoded_.size()) < dict_cost) {
+    const auto fallback_bytes = static_cast<int64_t>(encoded_.size());
+    if (high_cardinality ? fallback_bytes < dict_cost : 2 * fallback_bytes < dict_cost) {
       dict_->Reset();  // not written: no page of this chunk refers to it
       page_indices_.clear();
     } else {

@@ -241,29 +241,32 @@ TEST(ParquetWriter, BloomFilterContainsEveryValueAndFewOthers) {
   EXPECT_FALSE((*reader)->column_chunk(0, 2).meta_data->bloom_filter_offset.has_value());
 }
 
-// The first-page rule of column_writer.cc: a high-cardinality column that is smaller in the
-// fallback encoding is written without a dictionary (every row group decides anew); one with
-// few distinct values, or whose dictionary is the smaller form, keeps it. Either way the
-// values read back exactly.
+// The first-page rule of column_writer.cc: a high-cardinality column (or any column whose
+// fallback is DELTA_BINARY_PACKED) that is smaller in the fallback encoding is written without a
+// dictionary (every row group decides anew); one whose dictionary is the smaller form keeps it.
+// Either way the values read back exactly.
 TEST(ParquetWriter, HighCardinalityColumnsSkipTheDictionaryWhenTheFallbackIsSmaller) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto schema = std::make_shared<columnar::Schema>();
   schema->fields = {{"order_id", columnar::Int64(), false},   // i / 4: 25% distinct, sequential
-                    {"day", columnar::Int32(), false},        // 100 values
+                    {"day", columnar::Int32(), false},        // 100 values, unordered
                     {"comment", columnar::String(), false},   // long strings, 40% distinct
-                    {"price", columnar::Int64(), false}};     // random: all distinct
+                    {"price", columnar::Int64(), false},      // random: all distinct
+                    {"run", columnar::Int64(), false}};       // i / 16: 6.25% distinct, sequential
   const int64_t n = 50000;
   VectorPtr id = Vector::Make(columnar::Int64(), n), day = Vector::Make(columnar::Int32(), n),
-            text = Vector::Make(columnar::String(), n), price = Vector::Make(columnar::Int64(), n);
+            text = Vector::Make(columnar::String(), n), price = Vector::Make(columnar::Int64(), n),
+            run = Vector::Make(columnar::Int64(), n);
   uint64_t x = 88172645463325252ull;
   for (int64_t i = 0; i < n; ++i) {
     id->Append<int64_t>(i / 4);
-    day->Append<int32_t>(static_cast<int32_t>(i % 100));
+    day->Append<int32_t>(static_cast<int32_t>((i * 37) % 100));
     text->AppendString(std::string(120, 'c') + std::to_string(i % 2000));
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     price->Append<int64_t>(static_cast<int64_t>(x >> 1));
+    run->Append<int64_t>(i / 16);
   }
-  columnar::RecordBatch batch(schema, {id, day, text, price}, n);
+  columnar::RecordBatch batch(schema, {id, day, text, price, run}, n);
   for (Encoding fallback : {Encoding::kDeltaBinaryPacked, Encoding::kPlain}) {
     SCOPED_TRACE(static_cast<int>(fallback));
     const auto props = WriterProperties::Builder()
@@ -272,6 +275,7 @@ TEST(ParquetWriter, HighCardinalityColumnsSkipTheDictionaryWhenTheFallbackIsSmal
                            .encoding("order_id", fallback)
                            .encoding("day", fallback)
                            .encoding("price", fallback)
+                           .encoding("run", fallback)
                            .Build();
     auto meta = WriteFile(fs, "/d.parquet", batch, props);
     ASSERT_EQ(meta.row_groups.size(), 2u);
@@ -288,6 +292,9 @@ TEST(ParquetWriter, HighCardinalityColumnsSkipTheDictionaryWhenTheFallbackIsSmal
       EXPECT_TRUE(has_dictionary(rg, 1));   // 100 distinct days
       EXPECT_TRUE(has_dictionary(rg, 2));   // repeated long strings: the dictionary is smaller
       EXPECT_FALSE(has_dictionary(rg, 3));  // all distinct: never smaller
+      // Few distinct values in long runs: compared only against DELTA_BINARY_PACKED (cheap to
+      // try), which wins; a PLAIN fallback is not tried below a quarter distinct.
+      EXPECT_EQ(has_dictionary(rg, 4), fallback == Encoding::kPlain);
     }
     auto reader = ParquetReader::Open(fs, "/d.parquet");
     ASSERT_TRUE(reader.ok());
@@ -300,6 +307,7 @@ TEST(ParquetWriter, HighCardinalityColumnsSkipTheDictionaryWhenTheFallbackIsSmal
         ASSERT_EQ(b->column(1)->Get<int32_t>(i), day->Get<int32_t>(row));
         ASSERT_EQ(b->column(2)->GetString(i), text->GetString(row));
         ASSERT_EQ(b->column(3)->Get<int64_t>(i), price->Get<int64_t>(row));
+        ASSERT_EQ(b->column(4)->Get<int64_t>(i), run->Get<int64_t>(row));
       }
     }
     EXPECT_EQ(row, n);
