@@ -7,7 +7,8 @@
 namespace shoal::sql {
 
 struct TableWriteSink::Local final : LocalSinkState {
-  std::unique_ptr<table::DataFileWriter> writer;
+  std::unique_ptr<table::DataFileWriter> writer;  // this thread's own writer
+  bool shared = false;                            // writes through the shared writer_
   expr::EvalContext ctx;
 };
 
@@ -16,15 +17,24 @@ TableWriteSink::TableWriteSink(TableWriteSpec spec)
   for (size_t i = 0; i < spec_.source_index.size(); ++i) {
     identity_used_.push_back(std::make_unique<std::atomic<int64_t>>(0));
   }
-  // A malformed configuration fails in DataFileWriter::Make with its message.
-  auto props = table::ParseTableProperties(spec_.metadata.configuration);
-  if (props.ok()) {
-    const bool sorted = spec_.writer_options.local_sort_columns
-                            ? !spec_.writer_options.local_sort_columns->empty()
-                            : !props->local_sort_columns.empty() || props->local_sort_auto;
-    shared_writer_ = sorted && spec_.writer_options.local_sort_scope.value_or(props->local_sort_scope) ==
-                                   table::LocalSortScope::kWrite;
+}
+
+// The first writer made decides: one that sorts the whole write becomes the shared writer_ for
+// every thread; otherwise each thread makes its own.
+Status TableWriteSink::ChooseWriter(Local* l) {
+  std::lock_guard<std::mutex> lock(writer_mu_);
+  if (writer_) {
+    l->shared = true;
+    return Status::OK();
   }
+  ASSIGN_OR_RETURN(auto w, table::DataFileWriter::Make(spec_.fs, spec_.root, spec_.metadata, spec_.writer_options));
+  if (w->sorts_whole_write()) {
+    writer_ = std::move(w);
+    l->shared = true;
+  } else {
+    l->writer = std::move(w);
+  }
+  return Status::OK();
 }
 
 Result<std::unique_ptr<SourceState>> TableWriteSink::OpenSource(ExecContext&) {
@@ -78,19 +88,13 @@ Status TableWriteSink::Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk
   RETURN_NOT_OK(ctx.CheckInterrupt());
   auto* l = static_cast<Local*>(local);
   ASSIGN_OR_RETURN(columnar::BatchPtr rows, ToTableRows(*chunk.batch, l->ctx));
-  if (shared_writer_) {
+  if (!l->writer && !l->shared) RETURN_NOT_OK(ChooseWriter(l));
+  if (l->shared) {
     std::lock_guard<std::mutex> lock(writer_mu_);
-    if (!writer_) {
-      ASSIGN_OR_RETURN(writer_, table::DataFileWriter::Make(spec_.fs, spec_.root, spec_.metadata, spec_.writer_options));
-    }
     RETURN_NOT_OK(writer_->Write(*rows));
-    rows_.fetch_add(rows->num_rows);
-    return Status::OK();
+  } else {
+    RETURN_NOT_OK(l->writer->Write(*rows));
   }
-  if (!l->writer) {
-    ASSIGN_OR_RETURN(l->writer, table::DataFileWriter::Make(spec_.fs, spec_.root, spec_.metadata, spec_.writer_options));
-  }
-  RETURN_NOT_OK(l->writer->Write(*rows));
   rows_.fetch_add(rows->num_rows);
   return Status::OK();
 }

@@ -70,16 +70,16 @@ class TableWriteSink final : public PhysicalOperator {
  private:
   struct Local;
   Result<columnar::BatchPtr> ToTableRows(const columnar::RecordBatch& in, expr::EvalContext& ctx);
+  Status ChooseWriter(Local* l);
 
   TableWriteSpec spec_;
   std::vector<std::unique_ptr<std::atomic<int64_t>>> identity_used_;
   std::atomic<int64_t> rows_{0};
   std::mutex mu_;
   std::vector<delta::AddFile> adds_;  // guarded by mu_
-  // shoal.localSort.scope = 'write': every thread writes through one writer, so the statement's
-  // rows are sorted as one stream (files of disjoint key ranges) under one memory budget; other
-  // tables get a writer per thread.
-  bool shared_writer_ = false;
+  // When the writer sorts the whole write (shoal.localSort.scope = 'write'), every thread writes
+  // through this one, so the statement's rows are one sorted stream (files of disjoint key ranges)
+  // under one memory budget; otherwise each thread has its own (Local::writer).
   std::mutex writer_mu_;
   std::unique_ptr<table::DataFileWriter> writer_;  // guarded by writer_mu_
 };

@@ -356,17 +356,21 @@ Status DataFileWriter::StartFile(OpenFile* f, bool open_writer) {
   return Status::OK();
 }
 
+Result<DataFileWriter::OpenMap::iterator> DataFileWriter::OpenFor(const std::string& dir,
+                                                                  const delta::PartitionValues& values) {
+  auto it = open_.find(dir);
+  if (it != open_.end()) return it;
+  ASSIGN_OR_RETURN(auto f, OpenNew(dir, values));
+  return open_.emplace(dir, std::move(f)).first;
+}
+
 Status DataFileWriter::WriteToPartition(const std::string& dir, const delta::PartitionValues& values,
                                         const RecordBatch& data) {
   if (!options_.local_sort && !sort_columns_.empty()) return WriteSorted(dir, values, data);
   int64_t total = RawBytes(data);
   int64_t pos = 0;
   while (pos < data.num_rows) {
-    auto it = open_.find(dir);
-    if (it == open_.end()) {
-      ASSIGN_OR_RETURN(auto f, OpenNew(dir, values));
-      it = open_.emplace(dir, std::move(f)).first;
-    }
+    ASSIGN_OR_RETURN(auto it, OpenFor(dir, values));
     OpenFile* f = it->second.get();
     // Rows that fit the file's remaining budget, estimated from the batch's average row size.
     int64_t remaining_rows = data.num_rows - pos;
@@ -399,16 +403,11 @@ Status DataFileWriter::WriteSorted(const std::string& dir, const delta::Partitio
                                    const RecordBatch& data) {
   int64_t pos = 0;
   while (pos < data.num_rows) {
-    auto it = open_.find(dir);
-    if (it == open_.end()) {
-      ASSIGN_OR_RETURN(auto f, OpenNew(dir, values));
-      it = open_.emplace(dir, std::move(f)).first;
-    }
+    ASSIGN_OR_RETURN(auto it, OpenFor(dir, values));
     OpenFile* f = it->second.get();
-    const int64_t cost = f->sorter->BytesToAdd(data);
     int64_t take = data.num_rows - pos;
     if (sort_scope_ == LocalSortScope::kFile) {
-      const int64_t per_row = std::max<int64_t>(1, cost / data.num_rows);
+      const int64_t per_row = std::max<int64_t>(1, f->sorter->BytesToAdd(data) / data.num_rows);
       const int64_t room = (sort_memory_limit_ - f->sorter->buffered_bytes()) / per_row;
       if (room < take && f->sorter->buffered_rows() > 0) {
         RETURN_NOT_OK(FlushSorted(dir));

@@ -79,6 +79,11 @@ class DataFileWriter {
   // LocalSort counters: the most bytes the sorters held at once (buffers of all open files,
   // keys, merge chunks; not the Parquet writer's row group), and the runs spilled.
   int64_t local_sort_peak_memory_bytes() const { return sort_peak_; }
+  // LocalSort with shoal.localSort.scope = 'write': all rows handed to this writer form one sorted
+  // stream per partition (a caller with several producers should share one writer).
+  bool sorts_whole_write() const {
+    return !options_.local_sort && !sort_columns_.empty() && sort_scope_ == LocalSortScope::kWrite;
+  }
   int local_sort_runs_spilled() const { return sort_runs_; }
 
  private:
@@ -97,7 +102,10 @@ class DataFileWriter {
   // The file's size budget in the in-memory bytes that est_bytes counts (see RawTarget in the
   // .cc).
   int64_t RawTarget() const;
+  using OpenMap = std::map<std::string, std::unique_ptr<OpenFile>>;
   Result<std::unique_ptr<OpenFile>> OpenNew(const std::string& dir, const delta::PartitionValues& values);
+  // The partition's open file (or sorted stream), opened when there is none.
+  Result<OpenMap::iterator> OpenFor(const std::string& dir, const delta::PartitionValues& values);
   // Names the open file's next data file and starts its statistics (and its Parquet writer).
   Status StartFile(OpenFile* f, bool open_writer);
   Status ResolveLocalSort(parquet::WriterProperties::Builder* b);
@@ -119,7 +127,7 @@ class DataFileWriter {
   int64_t closed_raw_ = 0;   // in-memory bytes of the files closed so far
   int64_t closed_disk_ = 0;  // their bytes on disk
   int file_counter_ = 0;
-  std::map<std::string, std::unique_ptr<OpenFile>> open_;  // by partition directory
+  OpenMap open_;  // by partition directory
   std::vector<delta::AddFile> adds_;
   std::vector<SortColumn> sort_columns_;  // indices into the data columns; empty: no LocalSort
   LocalSortMode sort_mode_ = LocalSortMode::kLexicographic;

@@ -35,18 +35,48 @@ std::unique_ptr<ExternalSorter> SorterWith(const std::shared_ptr<io::FileSystem>
   return std::move(*sorter);
 }
 
-// Finishes `sorter` and checks that it hands out `rows` in the brute-force order on `cols`.
-void ExpectFinishesInBruteForceOrder(ExternalSorter* sorter, const std::vector<Row>& rows,
-                                     const std::vector<std::string>& cols) {
+// Finishes `sorter` and checks that it hands out `rows` in the brute-force order on `cols`;
+// returns how many batches it handed out. With `keep_batches` the sink keeps every batch
+// (sharing its vectors, so the sorter must not reuse them) and reads them all at the end.
+size_t ExpectFinishesInBruteForceOrder(ExternalSorter* sorter, const std::vector<Row>& rows,
+                                       const std::vector<std::string>& cols, bool keep_batches = false) {
+  std::vector<c::RecordBatch> kept;
   std::vector<Row> got;
-  ASSERT_TRUE(sorter->Finish([&](const c::RecordBatch& b) {
+  size_t batches = 0;
+  EXPECT_TRUE(sorter->Finish([&](const c::RecordBatch& b) {
+                      ++batches;
+                      if (keep_batches) {
+                        kept.push_back(b);
+                      } else {
                         auto part = FromBatch(b);
                         got.insert(got.end(), part.begin(), part.end());
-                        return Status::OK();
-                      }).ok());
+                      }
+                      return Status::OK();
+                    }).ok());
+  for (const auto& b : kept) {
+    auto part = FromBatch(b);
+    got.insert(got.end(), part.begin(), part.end());
+  }
   auto want = BruteSorted(rows, cols);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
+  EXPECT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
+    if (RowKey(got[i]) != RowKey(want[i])) {
+      ADD_FAILURE() << "row " << i << " out of order";
+      break;
+    }
+  }
+  return batches;
+}
+
+// Finishes `sorter` into a sink that fails on its `fail_at`-th batch: the sort stops there (the
+// helper thread joined) and returns that error.
+void ExpectSinkErrorStopsTheSort(ExternalSorter* sorter, int fail_at) {
+  int calls = 0;
+  Status st = sorter->Finish([&](const c::RecordBatch&) {
+    return ++calls == fail_at ? Status::IOError("disk full") : Status::OK();
+  });
+  EXPECT_EQ(calls, fail_at);
+  EXPECT_NE(st.ToString().find("disk full"), std::string::npos) << st.ToString();
 }
 
 // The next chunk is gathered on a helper thread while the sink takes the current one, into two
@@ -57,31 +87,12 @@ TEST(ExternalSorterThreads, ChunksGatheredAheadStayIntactAndASinkErrorStops) {
   auto rows = RandomRows(30000, 21);
   const std::vector<std::string> cols = {"s", "i"};
   auto make = [&] { return SorterWith(fs, rows, cols, int64_t{1} << 30, 1000, 5000); };
-  std::vector<c::RecordBatch> kept;
   auto sorter = make();
   ASSERT_NE(sorter, nullptr);
-  ASSERT_TRUE(sorter->Finish([&](const c::RecordBatch& b) {
-                      kept.push_back(b);  // shares the vectors
-                      return Status::OK();
-                    }).ok());
-  EXPECT_EQ(kept.size(), 30u);
-  std::vector<Row> got;
-  for (const auto& b : kept) {
-    auto part = FromBatch(b);
-    got.insert(got.end(), part.begin(), part.end());
-  }
-  auto want = BruteSorted(rows, cols);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
-
+  EXPECT_EQ(ExpectFinishesInBruteForceOrder(sorter.get(), rows, cols, /*keep_batches=*/true), 30u);
   auto failing = make();
   ASSERT_NE(failing, nullptr);
-  int calls = 0;
-  Status st = failing->Finish([&](const c::RecordBatch&) {
-    return ++calls == 3 ? Status::IOError("disk full") : Status::OK();
-  });
-  EXPECT_EQ(calls, 3);
-  EXPECT_NE(st.ToString().find("disk full"), std::string::npos) << st.ToString();
+  ExpectSinkErrorStopsTheSort(failing.get(), 3);
 }
 
 TEST(ExternalSorterThreads, SpilledRunsAreWrittenWhileTheNextChunkIsGathered) {
@@ -103,29 +114,10 @@ TEST(ExternalSorterThreads, MergedChunksOfSpilledRunsStayIntactAndASinkErrorStop
   auto sorter = SorterWith(fs, rows, cols, 1 << 20, 2000, 3000);
   ASSERT_NE(sorter, nullptr);
   EXPECT_GE(sorter->runs_spilled(), 2);
-  std::vector<c::RecordBatch> kept;
-  ASSERT_TRUE(sorter
-                  ->Finish([&](const c::RecordBatch& b) {
-                    kept.push_back(b);
-                    return Status::OK();
-                  })
-                  .ok());
-  std::vector<Row> got;
-  for (const auto& b : kept) {
-    auto part = FromBatch(b);
-    got.insert(got.end(), part.begin(), part.end());
-  }
-  auto want = BruteSorted(rows, cols);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(RowKey(got[i]), RowKey(want[i])) << i;
-
+  EXPECT_GE(ExpectFinishesInBruteForceOrder(sorter.get(), rows, cols, /*keep_batches=*/true), 2u);
   auto failing = SorterWith(fs, rows, cols, 1 << 20, 2000, 3000);
   ASSERT_NE(failing, nullptr);
-  int calls = 0;
-  Status st = failing->Finish(
-      [&](const c::RecordBatch&) { return ++calls == 4 ? Status::IOError("disk full") : Status::OK(); });
-  EXPECT_EQ(calls, 4);
-  EXPECT_NE(st.ToString().find("disk full"), std::string::npos) << st.ToString();
+  ExpectSinkErrorStopsTheSort(failing.get(), 4);
   failing.reset();  // the destructor deletes the unmerged runs
   EXPECT_TRUE(fs->List("/t/_shoal/tmp")->empty());
 }
