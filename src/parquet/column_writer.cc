@@ -377,9 +377,9 @@ int64_t ColumnWriter::buffered_bytes() const {
   return pages_.compressed_bytes() + dict + EstimatedPageBytes();
 }
 
-Status ColumnWriter::EncodeValues(columnar::Buffer* out, Encoding* encoding) {
+Status ColumnWriter::EncodeValues(columnar::Buffer* out, Encoding* encoding, int64_t count) {
   out->Clear();
-  const int64_t n = page_values_;
+  const int64_t n = count < 0 ? page_values_ : std::min(count, page_values_);
   if (n == 0) {  // all NULL: no values to encode, and no need for a dictionary
     *encoding = Encoding::kPlain;
     return Status::OK();
@@ -427,55 +427,82 @@ Status ColumnWriter::EncodeValues(columnar::Buffer* out, Encoding* encoding) {
       } else if (width_ == 0) {
         EncodePlainByteArrays(page_offsets_.data(), page_bytes_.data(), n, out);
       } else {
-        out->Append(page_fixed_.data(), page_fixed_.size());
+        out->Append(page_fixed_.data(), static_cast<size_t>(n * width_));
       }
       break;
   }
   return Status::OK();
 }
 
+// Dictionary or not, decided on a chunk's first page for the whole chunk. A dictionary would
+// only fill up to the page limit and fall back anyway for a high-cardinality column (ids, keys,
+// prices, timestamps), and on sorted or sequential data the fallback (DELTA_BINARY_PACKED) is
+// far smaller: ids in order take a bit or two a value against a dictionary entry plus an index.
+// So such columns, and any column whose fallback is DELTA_BINARY_PACKED (cheap to try), weigh
+// both forms on the page's first kEncodingTrialValues values (a dictionary covering them is the
+// dictionary's first entries: they are kept in first-seen order). The fallback is taken only
+// when it is smaller both as stored (compressed with the chunk's codec) and as a reader
+// decompresses and walks it (encoded bytes). Stored size alone would trade a small dictionary
+// page for many more bytes to decompress when the values compress well either way; encoded size
+// alone misses patterns the codec removes in one form but not the other (deltas that repeat,
+// against a dictionary of as many distinct entries). A high-cardinality column (at least a
+// quarter of the page's values distinct) needs the fallback just smaller when stored; any other
+// gives up its dictionary, which also serves dictionary pruning, only for at most half.
+Status ColumnWriter::ChooseDictionaryOrFallback(bool high_cardinality) {
+  constexpr int64_t kEncodingTrialValues = 32768;
+  const int64_t n = page_values_;
+  const int64_t k = std::min(n, kEncodingTrialValues);
+  uint32_t entries = 0;
+  for (int64_t i = 0; i < k; ++i) entries = std::max(entries, page_indices_[static_cast<size_t>(i)] + 1);
+  trial_.Clear();
+  dict_->EncodePlain(&trial_, entries);
+  int64_t dict_bytes = static_cast<int64_t>(trial_.size());
+  ASSIGN_OR_RETURN(int64_t dict_cost, pages_.CompressedSize(trial_));
+  trial_.Clear();
+  const int bw = std::max(1, BitsFor(static_cast<uint64_t>(entries - 1)));
+  trial_.Push<uint8_t>(static_cast<uint8_t>(bw));
+  {
+    RleBitPackedEncoder enc(bw, &trial_);
+    enc.PutBatch(page_indices_.data(), k);
+    enc.Flush();
+  }
+  dict_bytes += static_cast<int64_t>(trial_.size());
+  ASSIGN_OR_RETURN(int64_t index_cost, pages_.CompressedSize(trial_));
+  dict_cost += index_cost;
+  // The page's values again in physical layout, from the dictionary.
+  for (int64_t i = 0; i < n; ++i) {
+    std::string_view e = dict_->entry(page_indices_[static_cast<size_t>(i)]);
+    if (width_ == 0) {
+      page_bytes_.Append(e.data(), e.size());
+      page_offsets_.push_back(static_cast<int64_t>(page_bytes_.size()));
+    } else {
+      page_fixed_.Append(e.data(), e.size());
+    }
+  }
+  use_dictionary_ = false;
+  Encoding fallback = Encoding::kPlain;
+  RETURN_NOT_OK(EncodeValues(&trial_, &fallback, k));
+  const auto fallback_bytes = static_cast<int64_t>(trial_.size());
+  ASSIGN_OR_RETURN(int64_t fallback_cost, pages_.CompressedSize(trial_));
+  const bool smaller_stored = high_cardinality ? fallback_cost < dict_cost : 2 * fallback_cost < dict_cost;
+  if (smaller_stored && fallback_bytes <= dict_bytes) {
+    dict_->Reset();  // not written: no page of this chunk refers to it
+    page_indices_.clear();
+  } else {
+    use_dictionary_ = true;
+    page_fixed_.Clear();
+    page_offsets_.assign(1, 0);
+    page_bytes_.Clear();
+  }
+  return Status::OK();
+}
+
 Status ColumnWriter::FlushPage() {
   if (page_levels_ == 0) return Status::OK();
-  // Dictionary or not, decided on the chunk's first page: a high-cardinality column (at least a
-  // quarter of the page's values distinct: ids, keys, prices, timestamps), or any column whose
-  // fallback is DELTA_BINARY_PACKED (cheap to try; integers in runs or near-sequential order,
-  // such as a key correlated with the sort order, take a few bits a value there), whose page is
-  // smaller in the fallback encoding than as dictionary plus indices is written without a
-  // dictionary.
-  // Such a dictionary would only fill up to the page limit and fall back anyway, and on sorted or
-  // sequential data the fallback (DELTA_BINARY_PACKED) is far smaller: ids in order take a bit
-  // or two per value against 8 bytes of dictionary entry plus the index. A column with fewer
-  // distinct values gives up its dictionary, which also serves dictionary pruning, only for a
-  // fallback of at most half its size.
   const bool high_cardinality = use_dictionary_ && dict_->size() * 4 >= page_values_;
   if (use_dictionary_ && dict_pages_used_ == 0 && chunk_levels_ == 0 && page_values_ > 0 &&
       (high_cardinality || fallback_ == Encoding::kDeltaBinaryPacked)) {
-    const int64_t n = page_values_;
-    const int bw = std::max(1, BitsFor(static_cast<uint64_t>(dict_->size() - 1)));
-    const int64_t dict_cost = dict_->plain_bytes() + (n * bw + 7) / 8 + 1;
-    // The page's values again in physical layout, from the dictionary.
-    for (int64_t i = 0; i < n; ++i) {
-      std::string_view e = dict_->entry(page_indices_[static_cast<size_t>(i)]);
-      if (width_ == 0) {
-        page_bytes_.Append(e.data(), e.size());
-        page_offsets_.push_back(static_cast<int64_t>(page_bytes_.size()));
-      } else {
-        page_fixed_.Append(e.data(), e.size());
-      }
-    }
-    use_dictionary_ = false;
-    Encoding fallback = Encoding::kPlain;
-    RETURN_NOT_OK(EncodeValues(&encoded_, &fallback));
-    const auto fallback_bytes = static_cast<int64_t>(encoded_.size());
-    if (high_cardinality ? fallback_bytes < dict_cost : 2 * fallback_bytes < dict_cost) {
-      dict_->Reset();  // not written: no page of this chunk refers to it
-      page_indices_.clear();
-    } else {
-      use_dictionary_ = true;
-      page_fixed_.Clear();
-      page_offsets_.assign(1, 0);
-      page_bytes_.Clear();
-    }
+    RETURN_NOT_OK(ChooseDictionaryOrFallback(high_cardinality));
   }
   Encoding enc = Encoding::kPlain;
   RETURN_NOT_OK(EncodeValues(&encoded_, &enc));

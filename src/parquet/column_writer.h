@@ -72,7 +72,10 @@ class ColumnWriter {
   void InsertBloom(const Values& v);
   void InsertBloomFromDictionary(int64_t from);
   Status FlushPage();
-  Status EncodeValues(columnar::Buffer* out, Encoding* encoding);
+  // Encodes the open page's first n values (all when negative) in the current mode.
+  Status EncodeValues(columnar::Buffer* out, Encoding* encoding, int64_t n = -1);
+  // On a chunk's first page: keeps the dictionary or falls back for the whole chunk (FlushPage).
+  Status ChooseDictionaryOrFallback(bool high_cardinality);
   int64_t EstimatedPageBytes() const;
   void ResetChunk();
 
@@ -116,6 +119,7 @@ class ColumnWriter {
   std::vector<int64_t> scratch_offsets_;
   columnar::Buffer scratch_bytes_;
   columnar::Buffer encoded_;
+  columnar::Buffer trial_;  // scratch of ChooseDictionaryOrFallback
 };
 
 }  // namespace shoal::parquet

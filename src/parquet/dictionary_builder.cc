@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace shoal::parquet {
@@ -115,13 +116,14 @@ void DictionaryBuilder::InsertByteArrays(const int64_t* offsets, const uint8_t* 
   }
 }
 
-void DictionaryBuilder::EncodePlain(columnar::Buffer* out) const {
+void DictionaryBuilder::EncodePlain(columnar::Buffer* out, int64_t count) const {
+  const int64_t n = count < 0 ? size_ : std::min(count, size_);
   if (width_ > 0) {
-    out->Append(bytes_.data(), bytes_.size());
+    out->Append(bytes_.data(), static_cast<size_t>(n * width_));
     return;
   }
-  out->Reserve(out->size() + static_cast<size_t>(plain_bytes()));
-  for (int64_t i = 0; i < size_; ++i) {
+  out->Reserve(out->size() + static_cast<size_t>(offsets_[n] - offsets_[0] + 4 * n));
+  for (int64_t i = 0; i < n; ++i) {
     uint32_t len = static_cast<uint32_t>(offsets_[i + 1] - offsets_[i]);
     out->Append(&len, 4);
     out->Append(bytes_.data() + offsets_[i], len);

@@ -28,8 +28,8 @@ class DictionaryBuilder {
   int64_t plain_bytes() const { return width_ > 0 ? size_ * width_ : static_cast<int64_t>(bytes_.size()) + 4 * size_; }
   // Entry i: fixed-width bytes, or the byte array.
   std::string_view entry(int64_t i) const;
-  // Appends the PLAIN encoding of all entries.
-  void EncodePlain(columnar::Buffer* out) const;
+  // Appends the PLAIN encoding of the first `count` entries (all when negative).
+  void EncodePlain(columnar::Buffer* out, int64_t count = -1) const;
   void Reset();
 
  private:

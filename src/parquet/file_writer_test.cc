@@ -314,6 +314,58 @@ TEST(ParquetWriter, HighCardinalityColumnsSkipTheDictionaryWhenTheFallbackIsSmal
   }
 }
 
+// The first-page rule weighs the two forms as stored (compressed), not only encoded: values that
+// repeat a short cycle of deltas inside runs (a column after sorting by an unrelated key: each
+// run of 1,000 rows steps through 200 part keys) take fewer encoded bytes as deltas but not half
+// the dictionary's, yet compress to a fraction of it, since the codec removes the repeated
+// deltas but not the distinct dictionary entries. Written beside the same values with a PLAIN
+// fallback (never weighed below a quarter distinct, so the dictionary stays), the chunk without a
+// dictionary must be under half the dictionary chunk's stored size.
+TEST(ParquetWriter, FirstPageRuleComparesTheFormsAsStored) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = {{"cycle", columnar::Int64(), false}, {"cycle_dict", columnar::Int64(), false}};
+  const int64_t n = 131072;
+  VectorPtr a = Vector::Make(columnar::Int64(), n), b = Vector::Make(columnar::Int64(), n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = (7919 * (i / 1000) + 119000 * (i % 1000)) % 200000;
+    a->Append<int64_t>(v);
+    b->Append<int64_t>(v);
+  }
+  columnar::RecordBatch batch(schema, {a, b}, n);
+  const auto props = WriterProperties::Builder()
+                         .compression(CompressionCodec::kSnappy)
+                         .max_row_group_rows(n / 2)
+                         .data_page_rows(32768)
+                         .encoding("cycle", Encoding::kDeltaBinaryPacked)
+                         .encoding("cycle_dict", Encoding::kPlain)
+                         .Build();
+  auto meta = WriteFile(fs, "/c.parquet", batch, props);
+  ASSERT_EQ(meta.row_groups.size(), 2u);
+  for (const auto& rg : meta.row_groups) {
+    const ColumnMetaData& deltas = *rg.columns[0].meta_data;
+    const ColumnMetaData& dict = *rg.columns[1].meta_data;
+    EXPECT_FALSE(deltas.dictionary_page_offset.has_value());
+    EXPECT_TRUE(dict.dictionary_page_offset.has_value());
+    // Encoded, the deltas are not half the dictionary form (the old rule kept the dictionary)...
+    EXPECT_GT(2 * deltas.total_uncompressed_size, dict.total_uncompressed_size);
+    // ...but stored they are well under half of it.
+    EXPECT_LT(2 * deltas.total_compressed_size, dict.total_compressed_size);
+  }
+  auto reader = ParquetReader::Open(fs, "/c.parquet");
+  ASSERT_TRUE(reader.ok());
+  auto read = (*reader)->ReadAll();
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  int64_t row = 0;
+  for (const auto& got : *read) {
+    for (int64_t i = 0; i < got->num_rows; ++i, ++row) {
+      ASSERT_EQ(got->column(0)->Get<int64_t>(i), a->Get<int64_t>(row));
+      ASSERT_EQ(got->column(1)->Get<int64_t>(i), b->Get<int64_t>(row));
+    }
+  }
+  EXPECT_EQ(row, n);
+}
+
 TEST(ParquetWriter, WritesSortingColumnsKeyValuesFieldIdsAndCreatedBy) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto batch = MakeIndexedBatch(100);

@@ -48,6 +48,12 @@ Status PageWriter::Compress(std::string_view in, std::string* out) {
   return parquet::Compress(codec_, in, out, level_);
 }
 
+Result<int64_t> PageWriter::CompressedSize(const columnar::Buffer& in) {
+  if (codec_ == CompressionCodec::kUncompressed) return static_cast<int64_t>(in.size());
+  RETURN_NOT_OK(Compress(View(in), &compressed_));
+  return static_cast<int64_t>(compressed_.size());
+}
+
 void PageWriter::AppendPage(PageHeader* header, std::string_view body1, std::string_view body2,
                             columnar::Buffer* dst) {
   if (crc_) {

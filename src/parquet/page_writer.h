@@ -50,6 +50,9 @@ class PageWriter {
   int64_t compressed_bytes() const { return static_cast<int64_t>(data_.size() + dictionary_.size()); }
   int data_pages() const { return data_pages_; }
   CompressionCodec codec() const { return codec_; }
+  // Size `in` takes once compressed with this chunk's codec (its own size when uncompressed); for
+  // choosing an encoding by what it costs on disk.
+  Result<int64_t> CompressedSize(const columnar::Buffer& in);
 
   // Forgets all pages (next column chunk).
   void Reset();
