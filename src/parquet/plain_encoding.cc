@@ -1,5 +1,6 @@
 #include "parquet/plain_encoding.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -106,13 +107,17 @@ Status PlainDecoder::DecodeByteArrays(int64_t n, columnar::Vector* out) {
   const int64_t rows = out->size();
   columnar::Buffer& bytes = out->bytes();
   const size_t base = bytes.size();
-  // The values take at most the remaining bytes; 16 bytes of slack let short values be copied
-  // with one fixed-size move.
-  bytes.Reserve(base + static_cast<size_t>(end_ - pos_) + 16);
+  // The values take at most the remaining bytes, but a reader taking a few selected values from
+  // a large page must not reserve the whole rest of the page on every call (a fresh allocation of
+  // megabytes per batch): reserve for n values of up to 32 bytes and grow when longer ones come.
+  // 16 bytes of slack let short values be copied with one fixed-size move.
+  const auto remaining = static_cast<size_t>(end_ - pos_);
+  bytes.Reserve(base + std::min(remaining, static_cast<size_t>(n) * 32) + 16);
   out->values().Resize(static_cast<size_t>(rows + 1 + n) * sizeof(int64_t));
   int64_t* offsets = out->offsets() + rows;
-  uint8_t* const first = bytes.data() + base;
+  uint8_t* first = bytes.data() + base;
   uint8_t* dst = first;
+  uint8_t* limit = bytes.data() + bytes.capacity() - 16;
   int64_t off = offsets[0];
   const uint8_t* p = pos_;
   for (int64_t i = 0; i < n; ++i) {
@@ -127,6 +132,14 @@ Status PlainDecoder::DecodeByteArrays(int64_t n, columnar::Vector* out) {
                                 std::to_string(p - begin_) + " exceeds page data");
     }
     p += 4;
+    if (len > static_cast<size_t>(limit - dst)) {
+      const auto used = static_cast<size_t>(dst - first);
+      bytes.Resize(base + used);  // Reserve keeps only the bytes within size()
+      bytes.Reserve(base + used + std::max<size_t>(len, std::min(remaining - used, used + len)) + 16);
+      first = bytes.data() + base;
+      dst = first + used;
+      limit = bytes.data() + bytes.capacity() - 16;
+    }
     if (len <= 16 && end_ - p >= 16) {
       std::memcpy(dst, p, 16);
     } else if (len) {

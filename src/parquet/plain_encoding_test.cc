@@ -153,5 +153,39 @@ TEST(PlainEncoding, ByteArraysOfManyShortValuesAppendAcrossBatches) {
   EXPECT_EQ(dec.remaining(), 0);
 }
 
+// A reader taking a few selected values from a large page (a whole column chunk in one page, as
+// DuckDB writes them) reserves for those values, not for the rest of the page; values longer
+// than the first reservation, mixed with short ones, grow the output without losing bytes.
+TEST(PlainEncoding, ByteArraysReserveForTheValuesDecodedNotTheWholePage) {
+  std::mt19937_64 rng(5);
+  auto src = columnar::Vector::Make(columnar::String());
+  const int n = 20000;
+  for (int i = 0; i < n; ++i) {
+    std::string s(static_cast<size_t>(i % 7 == 0 ? 200 + rng() % 300 : rng() % 40), '\0');
+    for (auto& c : s) c = static_cast<char>('a' + rng() % 26);
+    src->AppendString(s);
+  }
+  columnar::Buffer enc;
+  EncodePlainByteArrays(src->offsets(), src->bytes().data(), n, &enc);
+  ASSERT_GT(enc.size(), 1000000u);
+  std::vector<uint8_t> exact(enc.data(), enc.data() + enc.size());
+  PlainDecoder dec(exact.data(), static_cast<int64_t>(exact.size()));
+  auto one = columnar::Vector::Make(columnar::String());
+  ASSERT_TRUE(dec.DecodeByteArrays(1, one.get()).ok());
+  EXPECT_EQ(one->GetString(0), src->GetString(0));
+  EXPECT_LT(one->bytes().capacity(), 4096u);  // was the remaining ~1.7 MB
+  auto rest = columnar::Vector::Make(columnar::String());
+  ASSERT_TRUE(dec.SkipByteArrays(9).ok());
+  int64_t done = 10;
+  while (done < n) {
+    const int64_t k = std::min<int64_t>(static_cast<int64_t>(1 + rng() % 700), n - done);
+    ASSERT_TRUE(dec.DecodeByteArrays(k, rest.get()).ok());
+    done += k;
+  }
+  ASSERT_EQ(rest->size(), n - 10);
+  for (int i = 10; i < n; ++i) ASSERT_EQ(rest->GetString(i - 10), src->GetString(i)) << i;
+  EXPECT_EQ(dec.remaining(), 0);
+}
+
 }  // namespace
 }  // namespace shoal::parquet
