@@ -239,6 +239,54 @@ Status RleBitPackedDecoder::DictIndexError(uint32_t index, int64_t dict_size) {
                             " values");
 }
 
+Result<int64_t> RleBitPackedDecoder::NextDictIndices(uint32_t* idx, int64_t max, int64_t dict_size) {
+  bool repeated = false;
+  uint32_t value = 0;
+  ASSIGN_OR_RETURN(int64_t got, NextRun(idx, max, &repeated, &value));
+  if (repeated) {
+    if (value >= static_cast<uint64_t>(dict_size)) return DictIndexError(value, dict_size);
+    std::fill_n(idx, got, value);
+  } else {
+    uint32_t max_index = 0;
+    for (int64_t i = 0; i < got; ++i) max_index = std::max(max_index, idx[i]);
+    if (got > 0 && max_index >= static_cast<uint64_t>(dict_size)) return DictIndexError(max_index, dict_size);
+  }
+  return got;
+}
+
+Result<int64_t> RleBitPackedDecoder::GetBatchWithShortDict(const uint8_t* slots, const uint8_t* lens,
+                                                           int64_t dict_size, columnar::Vector* out, int64_t n) {
+  uint32_t idx[kChunk];
+  int64_t done = 0;
+  while (done < n) {
+    ASSIGN_OR_RETURN(int64_t got, NextDictIndices(idx, std::min(kChunk, n - done), dict_size));
+    if (got == 0) break;
+    const int64_t rows = out->size();
+    out->values().Resize(static_cast<size_t>(rows + 1 + got) * sizeof(int64_t));
+    int64_t* offsets = out->offsets() + rows;
+    columnar::Buffer& bytes = out->bytes();
+    const size_t base = bytes.size();
+    // At most 16 bytes a value: each move writes 16 bytes and advances by the entry's length.
+    bytes.Reserve(base + static_cast<size_t>(got) * 16 + 16);
+    uint8_t* const first = bytes.data() + base;
+    uint8_t* dst = first;
+    int64_t pos = offsets[0];
+    for (int64_t i = 0; i < got; ++i) {
+      const uint32_t e = idx[i];
+      std::memcpy(dst, slots + size_t{16} * e, 16);
+      const uint8_t len = lens[e];
+      dst += len;
+      pos += len;
+      offsets[i + 1] = pos;
+    }
+    bytes.Resize(base + static_cast<size_t>(dst - first));
+    if (out->MayHaveNulls()) out->validity().resize(static_cast<size_t>(rows + got), 1);
+    out->SetLength(rows + got);
+    done += got;
+  }
+  return done;
+}
+
 Result<int64_t> RleBitPackedDecoder::GetBatchWithDict(const columnar::Vector& dict,
                                                       columnar::Vector* out, int64_t n) {
   uint32_t idx[kChunk];
@@ -250,18 +298,8 @@ Result<int64_t> RleBitPackedDecoder::GetBatchWithDict(const columnar::Vector& di
   const int64_t dbytes_readable = static_cast<int64_t>(dict.bytes().capacity());
   int64_t done = 0;
   while (done < n) {
-    bool repeated = false;
-    uint32_t value = 0;
-    ASSIGN_OR_RETURN(int64_t got, NextRun(idx, std::min(kChunk, n - done), &repeated, &value));
+    ASSIGN_OR_RETURN(int64_t got, NextDictIndices(idx, std::min(kChunk, n - done), dict_size));
     if (got == 0) break;
-    if (repeated) {
-      if (value >= static_cast<uint64_t>(dict_size)) return DictIndexError(value, dict_size);
-      std::fill_n(idx, got, value);
-    } else {
-      uint32_t max_index = 0;
-      for (int64_t i = 0; i < got; ++i) max_index = std::max(max_index, idx[i]);
-      if (max_index >= static_cast<uint64_t>(dict_size)) return DictIndexError(max_index, dict_size);
-    }
     int64_t total = 0;
     for (int64_t i = 0; i < got; ++i) total += doff[idx[i] + 1] - doff[idx[i]];
     const int64_t rows = out->size();

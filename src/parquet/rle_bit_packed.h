@@ -54,6 +54,12 @@ class RleBitPackedDecoder {
   // `out` (STRING/BINARY vector; `dict` has the same layout).
   Result<int64_t> GetBatchWithDict(const columnar::Vector& dict, columnar::Vector* out, int64_t n);
 
+  // The same for a dictionary whose entries all take at most 16 bytes, given as `slots`: entry i
+  // zero-padded to 16 bytes at slots + 16 * i, its length at lens[i]. Each value is one 16-byte
+  // move and a length, with no per-value branch and no pass to size the output first.
+  Result<int64_t> GetBatchWithShortDict(const uint8_t* slots, const uint8_t* lens, int64_t dict_size,
+                                        columnar::Vector* out, int64_t n);
+
   // Decodes up to `max` values of the current run. For an RLE run sets *repeated and *value and
   // writes nothing; otherwise writes the values to buf. Returns 0 at the end of the data.
   // The building block of the batch functions; exposed for callers with their own gathers.
@@ -65,6 +71,8 @@ class RleBitPackedDecoder {
   Status ReadRunHeader();  // parses the run header at pos_ (pos_ < end_)
   int64_t LoadGroup();     // unpacks the next bit-packed group into group_; returns its count
   static Status DictIndexError(uint32_t index, int64_t dict_size);
+  // NextRun into idx (an RLE run written out), each index checked against dict_size.
+  Result<int64_t> NextDictIndices(uint32_t* idx, int64_t max, int64_t dict_size);
 
   const uint8_t* pos_ = nullptr;  // next unread byte
   const uint8_t* end_ = nullptr;

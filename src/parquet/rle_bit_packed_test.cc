@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace shoal::parquet {
@@ -271,6 +273,55 @@ TEST(RleBitPacked, GathersStringsFromDictionaryVector) {
   small->AppendString("x");
   small->AppendString("y");
   EXPECT_TRUE(dec.GetBatchWithDict(*small, out.get(), 2500).status().IsCorruption());
+}
+
+// The 16-byte-slot gather for short dictionaries (entries of 0..16 bytes, the last slot full
+// to its edge) returns what the general gather returns, appended after existing values and
+// across batch sizes that split runs; an index past the dictionary is Corruption in both run
+// kinds.
+TEST(RleBitPacked, ShortDictionarySlotsGatherLikeTheGeneralPath) {
+  std::mt19937_64 rng(18);
+  const int entries = 45;
+  auto dict = columnar::Vector::Make(columnar::String());
+  Buffer slots;
+  slots.ResizeZeroed(16 * entries);
+  std::vector<uint8_t> lens(entries);
+  for (int e = 0; e < entries; ++e) {
+    std::string w(e == entries - 1 ? 16 : static_cast<size_t>(rng() % 17), '\0');
+    for (auto& c : w) c = static_cast<char>(rng());
+    dict->AppendString(w);
+    std::memcpy(slots.data() + 16 * e, w.data(), w.size());
+    lens[e] = static_cast<uint8_t>(w.size());
+  }
+  auto idx = MakeValues(rng, 6, 5000);
+  for (auto& i : idx) i %= entries;
+  Buffer enc = Encode(idx, 6);
+  RleBitPackedDecoder general, fast;
+  ASSERT_TRUE(general.Reset(enc.data(), enc.size(), 6).ok());
+  ASSERT_TRUE(fast.Reset(enc.data(), enc.size(), 6).ok());
+  auto want = columnar::Vector::Make(columnar::String());
+  auto got = columnar::Vector::Make(columnar::String());
+  want->AppendString("before");
+  got->AppendString("before");
+  int64_t done = 0;
+  while (done < 5000) {
+    const int64_t k = std::min<int64_t>(static_cast<int64_t>(1 + rng() % 1500), 5000 - done);
+    ASSERT_EQ(*general.GetBatchWithDict(*dict, want.get(), k), k);
+    auto n = fast.GetBatchWithShortDict(slots.data(), lens.data(), entries, got.get(), k);
+    ASSERT_TRUE(n.ok()) << n.status().ToString();
+    ASSERT_EQ(*n, k);
+    done += k;
+  }
+  ASSERT_EQ(got->size(), 5001);
+  for (int64_t i = 0; i <= 5000; ++i) ASSERT_EQ(got->GetString(i), want->GetString(i)) << i;
+  EXPECT_EQ(got->bytes().size(), want->bytes().size());
+  Buffer rle = Encode(std::vector<uint32_t>(20, 3), 2);
+  ASSERT_TRUE(fast.Reset(rle.data(), rle.size(), 2).ok());
+  EXPECT_TRUE(fast.GetBatchWithShortDict(slots.data(), lens.data(), 3, got.get(), 20).status().IsCorruption());
+  Buffer lit = Encode({0, 1, 0, 1, 3, 1, 0, 1}, 2);
+  ASSERT_TRUE(fast.Reset(lit.data(), lit.size(), 2).ok());
+  EXPECT_TRUE(fast.GetBatchWithShortDict(slots.data(), lens.data(), 3, got.get(), 8).status().IsCorruption());
+  EXPECT_EQ(got->size(), 5001);  // failed batches append nothing
 }
 
 }  // namespace

@@ -97,6 +97,26 @@ int ValueDecoder::PhysicalWidth() const {
   return 0;
 }
 
+// Short string dictionaries (flags, modes, codes: the usual low-cardinality columns) are also
+// laid out as 16-byte slots, so decoding a value is one fixed move (GetBatchWithShortDict).
+void ValueDecoder::BuildShortDictSlots(const Vector& dict) {
+  constexpr int64_t kMaxShortDictEntries = 65536;
+  const int64_t n = dict.size();
+  if (n == 0 || n > kMaxShortDictEntries) return;
+  const int64_t* off = dict.offsets();
+  for (int64_t i = 0; i < n; ++i) {
+    if (off[i + 1] - off[i] > 16) return;
+  }
+  dict_slots_.ResizeZeroed(static_cast<size_t>(n) * 16);
+  dict_lens_.resize(static_cast<size_t>(n));
+  const uint8_t* bytes = dict.bytes().data();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t len = off[i + 1] - off[i];
+    if (len > 0) std::memcpy(dict_slots_.data() + 16 * i, bytes + off[i], static_cast<size_t>(len));
+    dict_lens_[static_cast<size_t>(i)] = static_cast<uint8_t>(len);
+  }
+}
+
 Status ValueDecoder::SetDictionary(const uint8_t* data, int64_t size, int64_t num_values) {
   if (num_values < 0) return Corrupt("negative dictionary size " + std::to_string(num_values));
   int w = PhysicalWidth();
@@ -109,6 +129,8 @@ Status ValueDecoder::SetDictionary(const uint8_t* data, int64_t size, int64_t nu
                    std::to_string(size) + "-byte page");
   }
   dict_.reset();
+  dict_slots_.Clear();
+  dict_lens_.clear();
   RETURN_NOT_OK(Reset(Encoding::kPlain, data, size, num_values));
   auto dict = Vector::Make(leaf_->type, num_values);
   RETURN_NOT_OK(Decode(num_values, dict.get()));
@@ -119,6 +141,7 @@ Status ValueDecoder::SetDictionary(const uint8_t* data, int64_t size, int64_t nu
     const size_t used = bytes.size();
     bytes.ResizeZeroed(used + 16);
     bytes.Resize(used);
+    BuildShortDictSlots(*dict);
   }
   dict_ = std::move(dict);
   return Status::OK();
@@ -234,7 +257,9 @@ Status ValueDecoder::Decode(int64_t n, Vector* out) {
   if (IsDictionary()) {
     const Vector& d = *dict_;
     int64_t got;
-    if (d.type()->HasOffsets()) {
+    if (!dict_lens_.empty()) {
+      ASSIGN_OR_RETURN(got, rle_.GetBatchWithShortDict(dict_slots_.data(), dict_lens_.data(), d.size(), out, n));
+    } else if (d.type()->HasOffsets()) {
       ASSIGN_OR_RETURN(got, rle_.GetBatchWithDict(d, out, n));
     } else {
       int64_t s = out->size();

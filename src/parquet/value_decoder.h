@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "columnar/buffer.h"
 #include "columnar/vector.h"
@@ -54,6 +55,7 @@ class ValueDecoder {
   // Converts n physical fixed-width values at src into appended values of `out`.
   Status ConvertFixed(const uint8_t* src, int64_t n, columnar::Vector* out);
   Status Corrupt(const std::string& what) const;
+  void BuildShortDictSlots(const columnar::Vector& dict);
 
   const LeafColumn* leaf_;
   Encoding enc_ = Encoding::kPlain;
@@ -65,6 +67,10 @@ class ValueDecoder {
   DeltaByteArrayDecoder delta_bytes_;
   ByteStreamSplitDecoder split_;
   columnar::VectorPtr dict_;
+  // A string dictionary whose entries all take at most 16 bytes (and of at most 64Ki entries),
+  // also as 16-byte slots and lengths for RleBitPackedDecoder::GetBatchWithShortDict; else empty.
+  columnar::Buffer dict_slots_;
+  std::vector<uint8_t> dict_lens_;
   columnar::Buffer scratch_;
   columnar::VectorPtr scratch_vec_;
 };

@@ -122,10 +122,23 @@ bool SmallKeyGrouper::EncodeColumn(const Vector& v, int64_t n, int shift) {
     const uint8_t* base = v.bytes().data();
     const int64_t size = static_cast<int64_t>(v.bytes().size());
     RecentCodes<ColumnCodes> recent;
+    // Strings of at most one byte (flags such as 'A'/'N'/'R' or 'Y'/'N') index a table
+    // directly: the empty string at 0, one byte b at 1 + b; 0 means not looked up yet.
+    uint16_t tiny[257] = {};
     for (int64_t i = 0; i < n; ++i) {
       if (valid && !valid[i]) continue;
       const int64_t start = o[i];
       const int64_t len = o[i + 1] - start;
+      if (len <= 1) {
+        const uint64_t b = len == 0 ? 0 : base[start];
+        const size_t t = len == 0 ? 0 : 1 + b;
+        if (tiny[t] == 0) {
+          tiny[t] = cc.CodeOf(b, static_cast<uint8_t>(len));
+          if (tiny[t] == 0) return false;
+        }
+        out[i] |= uint64_t{tiny[t]} << shift;
+        continue;
+      }
       if (len > 8) return false;
       uint64_t w = 0;
       if (std::endian::native == std::endian::little && start + 8 <= size) {

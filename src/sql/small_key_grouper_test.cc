@@ -103,6 +103,36 @@ TEST(SmallKeyGrouper, ManyDistinctValuesThroughTheRecentCodesCacheMatchTheHashTa
   EXPECT_FALSE(grouper.disabled());
 }
 
+// Strings of at most one byte take a direct table (every byte value, the empty string and
+// NULL), mixed in one column with longer strings that take the hashed path; the second key
+// column is one-byte flags alone. The groups must be exactly the hash table's.
+TEST(SmallKeyGrouper, OneByteStringsThroughTheDirectTableMatchTheHashTable) {
+  std::mt19937 rng(31);
+  std::vector<columnar::TypePtr> types = {columnar::String(), columnar::String()};
+  GroupHashTable fast_table(types), reference(types);
+  SmallKeyGrouper grouper(types.size());
+  PartitionCheck check;
+  for (int batch = 0; batch < 12; ++batch) {
+    const int n = 1500;
+    std::vector<VectorPtr> cols = {Vector::Make(types[0]), Vector::Make(types[1])};
+    for (int i = 0; i < n; ++i) {
+      const uint32_t r = rng() % 300;
+      if (r == 299) cols[0]->AppendNull();
+      else if (r == 298) cols[0]->AppendString("");
+      else if (r >= 256) cols[0]->AppendString(std::string(1, static_cast<char>(r)) + "xy");
+      else cols[0]->AppendString(std::string(1, static_cast<char>(r)));
+      cols[1]->AppendString(rng() % 2 ? "O" : "F");
+    }
+    std::vector<uint32_t> a(n), b(n);
+    ASSERT_TRUE(grouper.Map(Ptrs(cols), n, &fast_table, a.data())) << "batch " << batch;
+    reference.FindOrInsert(Ptrs(cols), n, b.data());
+    check.Add(a.data(), b.data(), n);
+    ASSERT_EQ(fast_table.size(), reference.size());
+  }
+  EXPECT_GT(reference.size(), 2 * 256);
+  EXPECT_FALSE(grouper.disabled());
+}
+
 TEST(SmallKeyGrouper, StringLongerThanEightBytesFallsBackWithoutTouchingTheTable) {
   std::vector<columnar::TypePtr> types = {columnar::String()};
   GroupHashTable table(types);
