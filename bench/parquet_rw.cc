@@ -7,6 +7,11 @@
 //                                                  does): the decompression+decode limit of a
 //                                                  scan of those columns (bench/scan_bench.sh)
 //   bench_parquet_rw read-all <file> [runs]        the same, materializing the whole file
+//   bench_parquet_rw decompress <files> [runs] [cols]  only read and decompress every page of
+//                                                  those columns in the comma-separated files,
+//                                                  without decoding: what any scan that touches
+//                                                  every page pays at least (bench/scan_bench.sh
+//                                                  bounds Prewhere's possible gain with it)
 //   bench_parquet_rw write <in> <out> [runs]       read <in> (untimed), time writing it to <out>
 #include <algorithm>
 #include <chrono>
@@ -17,6 +22,7 @@
 
 #include "parquet/file_reader.h"
 #include "parquet/file_writer.h"
+#include "parquet/page_reader.h"
 #include "shoal/allocator.h"
 
 using namespace shoal;
@@ -64,11 +70,58 @@ Status StreamAll(const parquet::ParquetReader& reader, const std::string& column
   return Status::OK();
 }
 
+
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t from = 0;
+  while (from <= s.size()) {
+    size_t to = s.find(',', from);
+    if (to == std::string::npos) to = s.size();
+    if (to > from) out.push_back(s.substr(from, to - from));
+    from = to + 1;
+  }
+  return out;
+}
+
+// Reads and decompresses every page (dictionary and data) of the leaves under the top-level
+// columns `columns` (all when empty) in every row group of `path`; counts the pages.
+Status DecompressAll(const std::shared_ptr<io::FileSystem>& fs, const std::string& path, const std::string& columns,
+                     int64_t* pages) {
+  auto reader = parquet::ParquetReader::Open(fs, path);
+  if (!reader.ok()) return reader.status();
+  const parquet::ParquetReader& r = **reader;
+  const std::vector<std::string> wanted = SplitCommas(columns);
+  columnar::Buffer out;
+  for (int rg = 0; rg < r.num_row_groups(); ++rg) {
+    for (int leaf = 0; leaf < r.parquet_schema().num_leaves(); ++leaf) {
+      const std::string& name = r.parquet_schema().leaves()[leaf].dotted_path;
+      const std::string top = name.substr(0, name.find('.'));
+      if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), top) == wanted.end()) continue;
+      const parquet::ColumnChunk& chunk = r.column_chunk(rg, leaf);
+      if (!chunk.meta_data) return Status::Corruption("column chunk without metadata in " + path);
+      parquet::ReadStats stats;
+      auto pr = parquet::PageReader::Make(r.file(), *chunk.meta_data, name, nullptr, r.options(), &stats);
+      if (!pr.ok()) return pr.status();
+      parquet::Page page;
+      for (;;) {
+        auto more = (*pr)->Next(&page);
+        if (!more.ok()) return more.status();
+        if (!*more) break;
+        Status st = (*pr)->Decompress(page, &out);
+        if (!st.ok()) return st;
+        ++*pages;
+      }
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s read <file> [runs] | write <in> <out> [runs]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s read <file> [runs] [cols] | read-all <file> [runs] | decompress <files> [runs] [cols] | "
+                 "write <in> <out> [runs]\n", argv[0]);
     return 2;
   }
   TuneAllocator();  // as Database::Open does by default
@@ -94,6 +147,22 @@ int main(int argc, char** argv) {
       times.push_back(NowMs() - t0);
     }
     Report(times, mode == "read" ? "shoal_read" : "shoal_read_all", rows);
+    return 0;
+  }
+  if (mode == "decompress") {
+    int runs = argc > 3 ? std::atoi(argv[3]) : 3;
+    std::vector<double> times;
+    int64_t pages = 0;
+    for (int r = 0; r < runs; ++r) {
+      double t0 = NowMs();
+      pages = 0;
+      for (const std::string& file : SplitCommas(argv[2])) {
+        Status st = DecompressAll(fs, file, argc > 4 ? argv[4] : "", &pages);
+        if (!st.ok()) return Fail(st);
+      }
+      times.push_back(NowMs() - t0);
+    }
+    Report(times, "shoal_decompress_pages", pages);
     return 0;
   }
   if (mode == "write" && argc >= 4) {

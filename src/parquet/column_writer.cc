@@ -469,16 +469,20 @@ Status ColumnWriter::ChooseDictionaryOrFallback(bool high_cardinality) {
   dict_bytes += static_cast<int64_t>(trial_.size());
   ASSIGN_OR_RETURN(int64_t index_cost, pages_.CompressedSize(trial_));
   dict_cost += index_cost;
-  // The page's values again in physical layout, from the dictionary.
-  for (int64_t i = 0; i < n; ++i) {
-    std::string_view e = dict_->entry(page_indices_[static_cast<size_t>(i)]);
-    if (width_ == 0) {
-      page_bytes_.Append(e.data(), e.size());
-      page_offsets_.push_back(static_cast<int64_t>(page_bytes_.size()));
-    } else {
-      page_fixed_.Append(e.data(), e.size());
+  // The page's values again in physical layout, from the dictionary: the trial's first, the rest
+  // only when the page is written in the fallback.
+  auto rebuild = [&](int64_t from, int64_t to) {
+    for (int64_t i = from; i < to; ++i) {
+      std::string_view e = dict_->entry(page_indices_[static_cast<size_t>(i)]);
+      if (width_ == 0) {
+        page_bytes_.Append(e.data(), e.size());
+        page_offsets_.push_back(static_cast<int64_t>(page_bytes_.size()));
+      } else {
+        page_fixed_.Append(e.data(), e.size());
+      }
     }
-  }
+  };
+  rebuild(0, k);
   use_dictionary_ = false;
   Encoding fallback = Encoding::kPlain;
   RETURN_NOT_OK(EncodeValues(&trial_, &fallback, k));
@@ -486,6 +490,7 @@ Status ColumnWriter::ChooseDictionaryOrFallback(bool high_cardinality) {
   ASSIGN_OR_RETURN(int64_t fallback_cost, pages_.CompressedSize(trial_));
   const bool smaller_stored = high_cardinality ? fallback_cost < dict_cost : 2 * fallback_cost < dict_cost;
   if (smaller_stored && fallback_bytes <= dict_bytes) {
+    rebuild(k, n);
     dict_->Reset();  // not written: no page of this chunk refers to it
     page_indices_.clear();
   } else {
