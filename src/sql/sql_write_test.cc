@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -235,6 +236,50 @@ TEST_F(SqlWrite, ReAddOfAnExistingFileIsNotTheTransactionsOwn) {
   auto exists = fs->Exists(*data);
   ASSERT_TRUE(exists.ok());
   EXPECT_TRUE(*exists) << "the table's data file was deleted";
+}
+
+// An INSERT that fails part-way (a NOT NULL violation near the end, after the writers have closed
+// files) deletes every data file and spilled run it wrote, whichever worker failed and whatever
+// the LocalSort scope: a failing worker's own writer never reaches Combine, and the shared
+// writer of write scope never reaches Finalize. The table keeps its committed rows.
+TEST_F(SqlWrite, FailedInsertLeavesNoFilesBehindInAnyLocalSortScope) {
+  const std::vector<std::pair<std::string, std::string>> tables = {
+      {"plain", ""},
+      {"file_scope", ", 'shoal.localSort.columns' = 'k', 'shoal.localSort.memoryLimit' = '1m'"},
+      {"write_scope",
+       ", 'shoal.localSort.columns' = 'k', 'shoal.localSort.scope' = 'write', 'shoal.localSort.memoryLimit' = '1m'"}};
+  for (const auto& [name, props] : tables) {
+    SCOPED_TRACE(name);
+    MustQuery(*conn_, "CREATE TABLE " + name + " (k BIGINT NOT NULL, s VARCHAR) TBLPROPERTIES ('delta.targetFileSize' = '64k'" +
+                          props + ")");
+    MustQuery(*conn_, "INSERT INTO " + name + " VALUES (1, 'kept')");
+    const std::string root = dir_.Join(name);
+    auto data_files = [&] {
+      std::vector<std::string> out;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+        const std::string p = e.path().string();
+        if (e.is_regular_file() && p.find("_delta_log") == std::string::npos) out.push_back(p);
+      }
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    const std::vector<std::string> before = data_files();
+    ASSERT_EQ(before.size(), 1u);
+    for (int threads : {1, 2}) {
+      DatabaseOptions options;
+      options.threads = threads;
+      auto db = Database::Open(dir_.path(), options);
+      ASSERT_TRUE(db.ok()) << db.status().ToString();
+      auto conn = (*db)->Connect();
+      auto r = conn->Query("INSERT INTO " + name +
+                            " SELECT CASE WHEN i = 250000 THEN NULL ELSE (i * 7919) % 300000 END, 'row ' || i "
+                            "FROM range(300000) r(i)");
+      ASSERT_FALSE(r.ok());
+      EXPECT_NE(r.status().ToString().find("NULL"), std::string::npos) << r.status().ToString();
+      EXPECT_EQ(data_files(), before) << threads << " threads";
+    }
+    EXPECT_EQ(MustQuery(*conn_, "SELECT count(*), min(s) FROM " + name), std::vector<std::string>{"1|kept"});
+  }
 }
 
 TEST(TableExpression, BindsColumnsByNameToSchemaIndices) {

@@ -7,6 +7,13 @@
 namespace shoal::sql {
 
 struct TableWriteSink::Local final : LocalSinkState {
+  explicit Local(TableWriteSink* s) : sink(s) {}
+  // A worker that failed never reaches Combine: its writer's closed files are still reported
+  // (for the caller to delete) and its open ones deleted.
+  ~Local() override {
+    if (writer) sink->AddFiles(writer->Abandon());
+  }
+  TableWriteSink* sink;
   std::unique_ptr<table::DataFileWriter> writer;  // this thread's own writer
   bool shared = false;                            // writes through the shared writer_
   expr::EvalContext ctx;
@@ -42,7 +49,7 @@ Result<std::unique_ptr<SourceState>> TableWriteSink::OpenSource(ExecContext&) {
 }
 
 Result<std::unique_ptr<LocalSinkState>> TableWriteSink::MakeLocalSink(ExecContext& ctx, int) {
-  auto l = std::make_unique<Local>();
+  auto l = std::make_unique<Local>(this);
   l->ctx.statement_timestamp = ctx.statement_timestamp;
   return std::unique_ptr<LocalSinkState>(std::move(l));
 }
@@ -99,24 +106,34 @@ Status TableWriteSink::Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk
   return Status::OK();
 }
 
+void TableWriteSink::AddFiles(std::vector<delta::AddFile> files) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& a : files) adds_.push_back(std::move(a));
+}
+
 Status TableWriteSink::Combine(ExecContext&, LocalSinkState* local, int) {
   auto* l = static_cast<Local*>(local);
   if (!l->writer) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, l->writer->Finish());
+  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, l->writer->Finish());  // on failure ~Local abandons
   l->writer.reset();
-  std::lock_guard<std::mutex> lock(mu_);
-  for (auto& a : adds) adds_.push_back(std::move(a));
+  AddFiles(std::move(adds));
   return Status::OK();
 }
 
 Status TableWriteSink::Finalize(ExecContext&) {
   std::lock_guard<std::mutex> wlock(writer_mu_);
   if (!writer_) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());
+  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());  // on failure Abandon
   writer_.reset();
-  std::lock_guard<std::mutex> lock(mu_);
-  for (auto& a : adds) adds_.push_back(std::move(a));
+  AddFiles(std::move(adds));
   return Status::OK();
+}
+
+void TableWriteSink::Abandon() {
+  std::lock_guard<std::mutex> wlock(writer_mu_);
+  if (!writer_) return;
+  AddFiles(writer_->Abandon());
+  writer_.reset();
 }
 
 }  // namespace shoal::sql

@@ -61,6 +61,10 @@ class TableWriteSink final : public PhysicalOperator {
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
   Status Finalize(ExecContext& ctx) override;
 
+  // After a failed execution: takes in the files the shared writer already closed (adds()) and
+  // deletes those it had open, so the caller can delete every file the statement wrote.
+  void Abandon();
+
   // After execution: the files written (also those of workers that failed), rows written, and
   // per table column the number of identity values handed out.
   const std::vector<delta::AddFile>& adds() const { return adds_; }
@@ -71,6 +75,7 @@ class TableWriteSink final : public PhysicalOperator {
   struct Local;
   Result<columnar::BatchPtr> ToTableRows(const columnar::RecordBatch& in, expr::EvalContext& ctx);
   Status ChooseWriter(Local* l);
+  void AddFiles(std::vector<delta::AddFile> files);
 
   TableWriteSpec spec_;
   std::vector<std::unique_ptr<std::atomic<int64_t>>> identity_used_;

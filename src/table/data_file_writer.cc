@@ -557,4 +557,16 @@ Result<std::vector<delta::AddFile>> DataFileWriter::Finish() {
   return std::move(adds_);
 }
 
+std::vector<delta::AddFile> DataFileWriter::Abandon() {
+  for (auto& [dir, f] : open_) {
+    if (!f->writer) continue;
+    f->writer.reset();  // closes the partly written file
+    (void)fs_->Delete(io::JoinPath(root_, f->rel_path));
+  }
+  open_.clear();  // sorters delete their spilled runs
+  std::vector<delta::AddFile> closed = std::move(adds_);
+  adds_.clear();
+  return closed;
+}
+
 }  // namespace shoal::table
