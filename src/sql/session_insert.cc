@@ -281,7 +281,6 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
   TableWriteSink sink(std::move(spec));
   sink.children.push_back(std::move(plan));
   auto ran = Executor(&ctx).Run(&sink);
-  if (!ran.ok()) sink.Abandon();
   for (const auto& add : sink.adds()) {
     auto local = delta::ResolveTablePath(write->root, add.path);
     if (local.ok()) write->staged_files.push_back(*local);

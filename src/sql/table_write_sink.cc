@@ -7,13 +7,7 @@
 namespace shoal::sql {
 
 struct TableWriteSink::Local final : LocalSinkState {
-  explicit Local(TableWriteSink* s) : sink(s) {}
-  // A worker that failed never reaches Combine: its writer's closed files are still reported
-  // (for the caller to delete) and its open ones deleted.
-  ~Local() override {
-    if (writer) sink->AddFiles(writer->Abandon());
-  }
-  TableWriteSink* sink;
+  // A worker that fails never reaches Combine; destroying its writer deletes the files it wrote.
   std::unique_ptr<table::DataFileWriter> writer;  // this thread's own writer
   bool shared = false;                            // writes through the shared writer_
   expr::EvalContext ctx;
@@ -49,7 +43,7 @@ Result<std::unique_ptr<SourceState>> TableWriteSink::OpenSource(ExecContext&) {
 }
 
 Result<std::unique_ptr<LocalSinkState>> TableWriteSink::MakeLocalSink(ExecContext& ctx, int) {
-  auto l = std::make_unique<Local>(this);
+  auto l = std::make_unique<Local>();
   l->ctx.statement_timestamp = ctx.statement_timestamp;
   return std::unique_ptr<LocalSinkState>(std::move(l));
 }
@@ -114,7 +108,7 @@ void TableWriteSink::AddFiles(std::vector<delta::AddFile> files) {
 Status TableWriteSink::Combine(ExecContext&, LocalSinkState* local, int) {
   auto* l = static_cast<Local*>(local);
   if (!l->writer) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, l->writer->Finish());  // on failure ~Local abandons
+  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, l->writer->Finish());
   l->writer.reset();
   AddFiles(std::move(adds));
   return Status::OK();
@@ -123,17 +117,11 @@ Status TableWriteSink::Combine(ExecContext&, LocalSinkState* local, int) {
 Status TableWriteSink::Finalize(ExecContext&) {
   std::lock_guard<std::mutex> wlock(writer_mu_);
   if (!writer_) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());  // on failure Abandon
+  ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());
   writer_.reset();
   AddFiles(std::move(adds));
   return Status::OK();
 }
 
-void TableWriteSink::Abandon() {
-  std::lock_guard<std::mutex> wlock(writer_mu_);
-  if (!writer_) return;
-  AddFiles(writer_->Abandon());
-  writer_.reset();
-}
 
 }  // namespace shoal::sql

@@ -61,10 +61,6 @@ class TableWriteSink final : public PhysicalOperator {
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
   Status Finalize(ExecContext& ctx) override;
 
-  // After a failed execution: takes in the files the shared writer already closed (adds()) and
-  // deletes those it had open, so the caller can delete every file the statement wrote.
-  void Abandon();
-
   // After execution: the files written (also those of workers that failed), rows written, and
   // per table column the number of identity values handed out.
   const std::vector<delta::AddFile>& adds() const { return adds_; }
@@ -84,7 +80,8 @@ class TableWriteSink final : public PhysicalOperator {
   std::vector<delta::AddFile> adds_;  // guarded by mu_
   // When the writer sorts the whole write (shoal.localSort.scope = 'write'), every thread writes
   // through this one, so the statement's rows are one sorted stream (files of disjoint key ranges)
-  // under one memory budget; otherwise each thread has its own (Local::writer).
+  // under one memory budget; otherwise each thread has its own (Local::writer). A writer that
+  // never finishes (a failed statement) deletes its files when destroyed.
   std::mutex writer_mu_;
   std::unique_ptr<table::DataFileWriter> writer_;  // guarded by writer_mu_
 };

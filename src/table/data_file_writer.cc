@@ -184,7 +184,18 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(std::shared_ptr<io:
   return w;
 }
 
-DataFileWriter::~DataFileWriter() = default;
+DataFileWriter::~DataFileWriter() {
+  for (auto& [dir, f] : open_) {
+    if (!f->writer) continue;
+    f->writer.reset();  // closes the partly written file
+    (void)fs_->Delete(io::JoinPath(root_, f->rel_path));
+  }
+  open_.clear();  // sorters delete their spilled runs
+  for (const delta::AddFile& a : adds_) {
+    auto path = delta::ResolveTablePath(root_, a.path);
+    if (path.ok()) (void)fs_->Delete(*path);
+  }
+}
 
 Status DataFileWriter::ResolveLocalSort(parquet::WriterProperties::Builder* b) {
   if (options_.local_sort) {
@@ -554,19 +565,9 @@ Result<std::vector<delta::AddFile>> DataFileWriter::Finish() {
       open_.erase(it);
     }
   }
-  return std::move(adds_);
-}
-
-std::vector<delta::AddFile> DataFileWriter::Abandon() {
-  for (auto& [dir, f] : open_) {
-    if (!f->writer) continue;
-    f->writer.reset();  // closes the partly written file
-    (void)fs_->Delete(io::JoinPath(root_, f->rel_path));
-  }
-  open_.clear();  // sorters delete their spilled runs
-  std::vector<delta::AddFile> closed = std::move(adds_);
-  adds_.clear();
-  return closed;
+  std::vector<delta::AddFile> out = std::move(adds_);
+  adds_.clear();  // handed out: the destructor leaves these files alone
+  return out;
 }
 
 }  // namespace shoal::table

@@ -65,6 +65,9 @@ class DataFileWriter {
   static Result<std::unique_ptr<DataFileWriter>> Make(std::shared_ptr<io::FileSystem> fs, std::string table_root,
                                                       const delta::Metadata& metadata,
                                                       DataFileWriterOptions options = {});
+  // A writer destroyed before Finish returned its add actions (a write that failed, or was
+  // given up) deletes every file it wrote: the files still open (partly written), the closed
+  // ones nobody received, and the sorters' spilled runs.
   ~DataFileWriter();
 
   // The logical schema batches must have (all table columns, partition columns included).
@@ -75,11 +78,6 @@ class DataFileWriter {
   Status Write(const columnar::RecordBatch& batch);
   // Closes every open file and returns the add actions of all files written.
   Result<std::vector<delta::AddFile>> Finish();
-  // For a write that failed (after Write or Finish returned an error, or instead of Finish):
-  // deletes the files still open (partly written; also any spilled runs) and returns the add
-  // actions of the files already closed, which the caller must delete or commit. The writer
-  // holds nothing afterwards.
-  std::vector<delta::AddFile> Abandon();
 
   // LocalSort counters: the most bytes the sorters held at once (buffers of all open files,
   // keys, merge chunks; not the Parquet writer's row group), and the runs spilled.

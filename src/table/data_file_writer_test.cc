@@ -339,6 +339,41 @@ TEST(DataFileWriter, RollsToNewFilesAtTargetSize) {
   EXPECT_EQ(total, 2000);
 }
 
+// A writer destroyed before Finish handed out its files (a failed or given-up write) deletes
+// the files it closed and the one still open; after Finish its files stay.
+TEST(DataFileWriter, DestroyedBeforeFinishDeletesItsFiles) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto created = CreateTable(fs, "/t", "t", TestSchema(), {}, {});
+  ASSERT_TRUE(created.ok());
+  auto parquet_files = [&] {
+    int n = 0;
+    auto list = fs->List("/t");
+    EXPECT_TRUE(list.ok());
+    if (list.ok()) {
+      for (const auto& f : *list) n += !f.is_dir && f.name.size() > 8 && f.name.rfind(".parquet") == f.name.size() - 8;
+    }
+    return n;
+  };
+  DataFileWriterOptions o;
+  o.target_file_size = 8 << 10;
+  {
+    auto writer = DataFileWriter::Make(fs, "/t", MetadataOf(*created), o);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Write(MakeBatch(MakeRows(2000))).ok());
+    EXPECT_GT(parquet_files(), 2);  // closed files and the open one
+  }
+  EXPECT_EQ(parquet_files(), 0);
+  {
+    auto writer = DataFileWriter::Make(fs, "/t", MetadataOf(*created), o);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Write(MakeBatch(MakeRows(2000))).ok());
+    auto adds = (*writer)->Finish();
+    ASSERT_TRUE(adds.ok());
+    EXPECT_EQ(parquet_files(), static_cast<int>(adds->size()));
+  }
+  EXPECT_GT(parquet_files(), 2);
+}
+
 // The target is for bytes on disk, rows are counted by their in-memory bytes: once a file is
 // closed, the writer converts the target by the ratio it saw, so later files come out near the
 // target on disk instead of several times smaller.
