@@ -282,6 +282,41 @@ TEST_F(SqlWrite, FailedInsertLeavesNoFilesBehindInAnyLocalSortScope) {
   }
 }
 
+// UPDATE and MERGE write their new rows through the same writer: one that fails on a NOT NULL
+// violation after files were closed leaves only the table's committed files (copy-on-write and
+// deletion vectors), and the rows are unchanged.
+TEST_F(SqlWrite, FailedUpdateAndMergeLeaveNoFilesBehind) {
+  for (const std::string dv : {"false", "true"}) {
+    SCOPED_TRACE("deletion vectors " + dv);
+    const std::string name = "u_" + dv;
+    MustQuery(*conn_, "CREATE TABLE " + name + " (k BIGINT NOT NULL, v BIGINT) TBLPROPERTIES ('delta.targetFileSize' = '64k', "
+                      "'delta.enableDeletionVectors' = '" + dv + "')");
+    MustQuery(*conn_, "INSERT INTO " + name + " SELECT i, i FROM range(300000) r(i)");
+    const std::string root = dir_.Join(name);
+    auto files = [&] {
+      std::vector<std::string> out;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+        if (e.is_regular_file() && e.path().string().find("_delta_log") == std::string::npos) {
+          out.push_back(e.path().string());
+        }
+      }
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    const std::vector<std::string> before = files();
+    ASSERT_FALSE(before.empty());
+    auto u = conn_->Query("UPDATE " + name + " SET k = CASE WHEN v = 250000 THEN NULL ELSE k + 1 END");
+    ASSERT_FALSE(u.ok());
+    EXPECT_EQ(files(), before);
+    auto m = conn_->Query("MERGE INTO " + name + " t USING (SELECT i FROM range(300000) r(i)) s ON t.v = s.i "
+                          "WHEN MATCHED THEN UPDATE SET k = CASE WHEN s.i = 250000 THEN NULL ELSE t.k + 1 END");
+    ASSERT_FALSE(m.ok());
+    EXPECT_EQ(files(), before);
+    EXPECT_EQ(MustQuery(*conn_, "SELECT count(*), sum(k) FROM " + name),
+              std::vector<std::string>{"300000|44999850000"});
+  }
+}
+
 TEST(TableExpression, BindsColumnsByNameToSchemaIndices) {
   columnar::Schema schema;
   schema.fields.push_back({"Id", columnar::Int32(), true});
