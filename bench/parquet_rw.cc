@@ -44,15 +44,32 @@ int Fail(const Status& st) {
   return 1;
 }
 
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t from = 0;
+  while (from <= s.size()) {
+    size_t to = s.find(',', from);
+    if (to == std::string::npos) to = s.size();
+    if (to > from) out.push_back(s.substr(from, to - from));
+    from = to + 1;
+  }
+  return out;
+}
+
+// Whether top-level column `name` is among `columns` (every column when it is empty).
+bool Wanted(const std::vector<std::string>& columns, const std::string& name) {
+  return columns.empty() || std::find(columns.begin(), columns.end(), name) != columns.end();
+}
+
 // Decodes every column of every row group in batches of kBatchRows, dropping each batch once
 // decoded: what a scan pays, without holding the whole file in memory.
 Status StreamAll(const parquet::ParquetReader& reader, const std::string& columns, int64_t* rows) {
   constexpr int64_t kBatchRows = 8192;
   const auto& schema_fields = reader.schema()->fields;
   std::vector<int> fields;
+  const std::vector<std::string> wanted = SplitCommas(columns);
   for (size_t i = 0; i < schema_fields.size(); ++i) {
-    const std::string wanted = "," + columns + ",";
-    if (columns.empty() || wanted.find("," + schema_fields[i].name + ",") != std::string::npos) {
+    if (Wanted(wanted, schema_fields[i].name)) {
       fields.push_back(static_cast<int>(i));
     }
   }
@@ -70,19 +87,6 @@ Status StreamAll(const parquet::ParquetReader& reader, const std::string& column
   return Status::OK();
 }
 
-
-std::vector<std::string> SplitCommas(const std::string& s) {
-  std::vector<std::string> out;
-  size_t from = 0;
-  while (from <= s.size()) {
-    size_t to = s.find(',', from);
-    if (to == std::string::npos) to = s.size();
-    if (to > from) out.push_back(s.substr(from, to - from));
-    from = to + 1;
-  }
-  return out;
-}
-
 // Reads and decompresses every page (dictionary and data) of the leaves under the top-level
 // columns `columns` (all when empty) in every row group of `path`; counts the pages.
 Status DecompressAll(const std::shared_ptr<io::FileSystem>& fs, const std::string& path, const std::string& columns,
@@ -96,7 +100,7 @@ Status DecompressAll(const std::shared_ptr<io::FileSystem>& fs, const std::strin
     for (int leaf = 0; leaf < r.parquet_schema().num_leaves(); ++leaf) {
       const std::string& name = r.parquet_schema().leaves()[leaf].dotted_path;
       const std::string top = name.substr(0, name.find('.'));
-      if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), top) == wanted.end()) continue;
+      if (!Wanted(wanted, top)) continue;
       const parquet::ColumnChunk& chunk = r.column_chunk(rg, leaf);
       if (!chunk.meta_data) return Status::Corruption("column chunk without metadata in " + path);
       parquet::ReadStats stats;

@@ -123,5 +123,4 @@ Status TableWriteSink::Finalize(ExecContext&) {
   return Status::OK();
 }
 
-
 }  // namespace shoal::sql
