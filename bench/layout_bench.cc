@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "shoal/allocator.h"
 #include "table/layout_experiment.h"
 
 using namespace shoal;
@@ -27,6 +28,7 @@ using table::LocalSortScope;
 using table::SortKey;
 
 int main(int argc, char** argv) {
+  TuneAllocator();  // as Database::Open does by default (shoal/allocator.h)
   table::LayoutExperimentOptions o;
   o.rows = argc > 1 ? std::atoll(argv[1]) : 2000000;
   std::string dir = argc > 2 ? argv[2] : "/tmp/shoal_layout_bench";
@@ -61,9 +63,18 @@ int main(int argc, char** argv) {
       {"auto", {}, true},
   };
   if (!only.empty()) {
+    // Names are split at commas not followed by a space ("l_skey, scope=write" is one name).
+    std::vector<std::string> names;
+    for (size_t at = 0; at <= only.size();) {
+      size_t end = only.find(',', at);
+      while (end != std::string::npos && end + 1 < only.size() && only[end + 1] == ' ') end = only.find(',', end + 1);
+      if (end == std::string::npos) end = only.size();
+      names.push_back(only.substr(at, end - at));
+      at = end + 1;
+    }
     std::vector<LayoutCandidate> picked;
     for (const auto& c : cands) {
-      if (("," + only + ",").find("," + c.name + ",") != std::string::npos) picked.push_back(c);
+      if (std::find(names.begin(), names.end(), c.name) != names.end()) picked.push_back(c);
     }
     cands = std::move(picked);
   }

@@ -182,7 +182,8 @@ Status RowGroupReader::Init(bool for_skip) {
       if (reader_of_leaf_[l] >= 0) continue;
       const ColumnChunk& chunk = file_->column_chunk(row_group_, l);
       const OffsetIndex* oi = nullptr;
-      if (for_skip && file_->options().use_offset_index && chunk.offset_index_offset) {
+      if ((for_skip || file_->options().read_page_by_page) && file_->options().use_offset_index &&
+          chunk.offset_index_offset) {
         auto loaded = file_->ReadOffsetIndex(row_group_, l, stats_);
         if (loaded.ok() && loaded->has_value()) {
           offset_indexes_.push_back(std::make_unique<OffsetIndex>(std::move(**loaded)));

@@ -15,6 +15,10 @@ struct ReaderOptions {
   // Use the OffsetIndex (when the file has one) to read page by page and to skip pages on
   // SkipRows without reading them. Without it a column chunk is read in one I/O.
   bool use_offset_index = true;
+  // With use_offset_index, read every column chunk page by page even when no rows are skipped,
+  // so a reader holds one page per column instead of whole chunks (long sequential reads of
+  // many files at once, such as the merge of LocalSort's spilled runs).
+  bool read_page_by_page = false;
   // Rows per batch returned by RowGroupReader::ReadBatch when the caller does not say.
   int64_t batch_rows = 64 * 1024;
 };

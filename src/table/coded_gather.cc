@@ -86,4 +86,70 @@ void GatherCoded(const SegmentColumn& sc, const columnar::DataType& type, const 
   out->SetLength(n);
 }
 
+void GatherSpans(const SegmentColumn& sc, const columnar::DataType& type, const CodeSpan* spans, size_t count,
+                 int64_t n, columnar::Vector* out) {
+  if (sc.any_nulls) {
+    std::vector<uint8_t>& val = out->validity();
+    val.resize(static_cast<size_t>(n));
+    int64_t at = 0;
+    for (size_t k = 0; k < count; ++k) {
+      const CodeSpan& sp = spans[k];
+      const uint8_t* v = sc.validity[sp.segment];
+      if (v) {
+        std::memcpy(val.data() + at, v + sp.row, sp.rows);
+      } else {
+        std::memset(val.data() + at, 1, sp.rows);
+      }
+      at += sp.rows;
+    }
+  }
+  if (type.IsStringLike()) {
+    // Offsets first (they give the characters' total), then each span's characters at once.
+    out->values().Resize(sizeof(int64_t) * static_cast<size_t>(n + 1));
+    int64_t* dof = out->offsets();
+    dof[0] = 0;
+    int64_t at = 0;
+    for (size_t k = 0; k < count; ++k) {
+      const CodeSpan& sp = spans[k];
+      const int64_t* o = sc.offsets[sp.segment] + sp.row;
+      const int64_t shift = dof[at] - o[0];
+      for (uint32_t r = 1; r <= sp.rows; ++r) dof[at + r] = o[r] + shift;
+      at += sp.rows;
+    }
+    out->bytes().Resize(static_cast<size_t>(dof[n]));
+    uint8_t* db = out->bytes().data();
+    at = 0;
+    for (size_t k = 0; k < count; ++k) {
+      const CodeSpan& sp = spans[k];
+      const int64_t* o = sc.offsets[sp.segment] + sp.row;
+      const int64_t len = o[sp.rows] - o[0];
+      if (len > 64) {
+        std::memcpy(db + dof[at], sc.bytes[sp.segment] + o[0], static_cast<size_t>(len));
+      } else {
+        CopyExact(db + dof[at], sc.bytes[sp.segment] + o[0], len);
+      }
+      at += sp.rows;
+    }
+  } else {
+    const int w = type.SlotWidth();
+    out->values().Resize(static_cast<size_t>(n) * static_cast<size_t>(w));
+    auto copy = [&](auto tag) {
+      using T = decltype(tag);
+      T* dst = out->data<T>();
+      for (size_t k = 0; k < count; ++k) {
+        const CodeSpan& sp = spans[k];
+        const uint8_t* src = sc.values[sp.segment] + sizeof(T) * sp.row;
+        if (sp.rows < 8) {
+          for (uint32_t r = 0; r < sp.rows; ++r) std::memcpy(dst + r, src + sizeof(T) * r, sizeof(T));
+        } else {
+          std::memcpy(dst, src, sizeof(T) * sp.rows);
+        }
+        dst += sp.rows;
+      }
+    };
+    ForSlotWidth(w, copy);
+  }
+  out->SetLength(n);
+}
+
 }  // namespace shoal::table

@@ -45,4 +45,17 @@ void ForSlotWidth(int w, F&& copy) {
 void GatherCoded(const SegmentColumn& column, const columnar::DataType& type, const uint32_t* codes, int64_t n,
                  columnar::Vector* out);
 
+// Consecutive rows of one segment: rows [row, row + rows) of segment `segment`.
+struct CodeSpan {
+  uint32_t segment = 0;
+  uint32_t row = 0;
+  uint32_t rows = 0;
+};
+
+// The rows of `spans[0..count)` in turn (`n` rows in all) of one flat column into `out` (whose
+// validity the caller cleared): each span is copied as a block (a merge of sorted runs takes
+// rows from each run in stretches, so its output is spans, not scattered rows).
+void GatherSpans(const SegmentColumn& column, const columnar::DataType& type, const CodeSpan* spans, size_t count,
+                 int64_t n, columnar::Vector* out);
+
 }  // namespace shoal::table

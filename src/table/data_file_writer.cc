@@ -234,8 +234,10 @@ Status DataFileWriter::ResolveLocalSort(parquet::WriterProperties::Builder* b) {
   return Status::OK();
 }
 
-// One budget across the open streams (partitions): while they hold more, the largest is spilled
-// (write scope) or written out as its files (file scope).
+// One budget across the open streams (partitions): while they hold more, the largest buffer is
+// spilled (write scope) or written out as its files (file scope). A run being written in the
+// background counts until it is written; when only such runs are left over the budget, they are
+// waited for.
 Status DataFileWriter::EnforceSortBudget() {
   while (true) {
     int64_t total = 0;
@@ -244,13 +246,19 @@ Status DataFileWriter::EnforceSortBudget() {
     for (auto& [dir, f] : open_) {
       if (!f->sorter) continue;
       total += f->sorter->buffered_bytes();
-      if (!largest || f->sorter->buffered_bytes() > largest->buffered_bytes()) {
+      if (f->sorter->buffered_rows() > 0 && (!largest || f->sorter->buffer_bytes() > largest->buffer_bytes())) {
         largest = f->sorter.get();
         largest_dir = &dir;
       }
     }
     sort_peak_ = std::max(sort_peak_, total);
-    if (total <= sort_memory_limit_ || !largest || largest->buffered_rows() == 0) return Status::OK();
+    if (total <= sort_memory_limit_) return Status::OK();
+    if (!largest) {
+      for (auto& [dir, f] : open_) {
+        if (f->sorter) RETURN_NOT_OK(f->sorter->WaitForSpill());
+      }
+      return Status::OK();
+    }
     if (sort_scope_ == LocalSortScope::kFile) {
       RETURN_NOT_OK(FlushSorted(std::string(*largest_dir)));
     } else {
@@ -340,6 +348,7 @@ Result<std::unique_ptr<DataFileWriter::OpenFile>> DataFileWriter::OpenNew(const 
     // own limit is only a backstop (the buffers' spare capacity may overshoot the estimate).
     so.memory_limit = sort_scope_ == LocalSortScope::kFile ? 2 * sort_memory_limit_ : sort_memory_limit_;
     so.spill_dir = io::JoinPath(root_, "_shoal/tmp");
+    so.spill_lane = spill_lane_;  // one run written in the background at a time
     ASSIGN_OR_RETURN(f->sorter, ExternalSorter::Make(fs_, std::move(data_schema), std::move(so)));
     return f;  // its files are started as the sorted rows come out (FlushSorted)
   }

@@ -135,6 +135,7 @@ class DataFileWriter {
   std::vector<SortColumn> sort_columns_;  // indices into the data columns; empty: no LocalSort
   LocalSortMode sort_mode_ = LocalSortMode::kLexicographic;
   LocalSortScope sort_scope_ = LocalSortScope::kFile;
+  std::shared_ptr<SpillLane> spill_lane_ = std::make_shared<SpillLane>();  // shared by the sorters
   int64_t sort_memory_limit_ = 0;
   int64_t sort_peak_ = 0;
   int sort_runs_ = 0;

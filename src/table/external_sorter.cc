@@ -1,7 +1,10 @@
 #include "table/external_sorter.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <thread>
 
 #include "parquet/file_reader.h"
@@ -47,12 +50,12 @@ int64_t HeldBytes(const RecordBatch& b) {
 // run is read back page by page.
 parquet::WriterProperties SpillProperties(int64_t memory_limit) {
   return parquet::WriterProperties::Builder()
-      .compression(parquet::CompressionCodec::kLz4Raw)
+      .compression(getenv("SPILLNOZ") ? parquet::CompressionCodec::kUncompressed : parquet::CompressionCodec::kLz4Raw)
       .dictionary(false)
       .statistics(false)
       .page_crc(false)
       .max_row_group_bytes(std::max<int64_t>(memory_limit / 16, 16 << 10))
-      .data_page_bytes(std::max<int64_t>(std::min<int64_t>(memory_limit / 64, 1 << 20), 4 << 10))
+      .data_page_bytes(std::max<int64_t>(std::min<int64_t>(memory_limit / 64, 128 << 10), 4 << 10))
       .Build();
 }
 
@@ -229,6 +232,7 @@ class ExternalSorter::RunSource : public ExternalSorter::Source {
     auto s = std::unique_ptr<RunSource>(new RunSource());
     parquet::ReaderOptions ro;
     ro.verify_crc = false;
+    ro.read_page_by_page = true;  // a merge holds one page per column of each run
     ASSIGN_OR_RETURN(s->reader_, parquet::ParquetReader::Open(std::move(fs), path, ro));
     if (s->reader_->schema()->size() != schema.size()) {
       return Status::Internal("spill run " + path + " has " + std::to_string(s->reader_->schema()->size()) +
@@ -275,6 +279,20 @@ class ExternalSorter::RunSource : public ExternalSorter::Source {
   columnar::Schema schema_;
 };
 
+void SpillLane::Acquire() {
+  std::unique_lock<std::mutex> lock(mu_);
+  free_.wait(lock, [this] { return !busy_; });
+  busy_ = true;
+}
+
+void SpillLane::Release() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    busy_ = false;
+  }
+  free_.notify_all();
+}
+
 Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(std::shared_ptr<io::FileSystem> fs,
                                                              columnar::SchemaPtr schema,
                                                              ExternalSorterOptions options) {
@@ -308,11 +326,14 @@ Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(std::shared_ptr<io:
       std::thread::hardware_concurrency() > 1) {
     s->batch_runs_ = std::make_unique<BatchRunSorter>(&*s->lex_);
   }
+  s->background_ = s->options_.spill_in_background && std::thread::hardware_concurrency() > 1;
+  if (s->background_ && !s->options_.spill_lane) s->options_.spill_lane = std::make_shared<SpillLane>();
   s->run_prefix_ = "sort-" + RandomUuid() + "-";
   return s;
 }
 
 ExternalSorter::~ExternalSorter() {
+  (void)WaitForSpill();  // the run it writes is in runs_
   for (const auto& r : runs_) (void)fs_->Delete(r);
 }
 
@@ -323,13 +344,29 @@ int64_t ExternalSorter::RowCost() const {
   return key + kSortBytesPerRow;
 }
 
-int64_t ExternalSorter::buffered_bytes() const { return buffered_raw_ + buffered_rows_ * RowCost(); }
+int64_t ExternalSorter::buffer_bytes() const { return buffered_raw_ + buffered_rows_ * RowCost(); }
+
+int64_t ExternalSorter::buffered_bytes() const { return buffer_bytes() + spill_accounted_; }
 
 int64_t ExternalSorter::BytesToAdd(const RecordBatch& batch) const {
   return HeldBytes(batch) + batch.num_rows * RowCost();
 }
 
-void ExternalSorter::Track(int64_t bytes) { peak_ = std::max(peak_, bytes); }
+void ExternalSorter::RaisePeak(int64_t bytes) {
+  int64_t peak = peak_.load();
+  while (bytes > peak && !peak_.compare_exchange_weak(peak, bytes)) {
+  }
+}
+
+void ExternalSorter::Track(int64_t bytes) {
+  buffer_now_ = bytes;
+  RaisePeak(bytes + spill_now_);
+}
+
+void ExternalSorter::TrackSpill(int64_t bytes) {
+  spill_now_ = bytes;
+  RaisePeak(bytes + buffer_now_);
+}
 
 void ExternalSorter::Keep(BatchPtr batch) {
   const int64_t n = batch->num_rows;
@@ -370,7 +407,7 @@ Status ExternalSorter::Add(const RecordBatch& batch) {
   const bool keepable = flat_ && batch.num_rows >= 4096 && held <= 2 * raw + 4096;
   int64_t pos = 0;
   while (pos < batch.num_rows) {
-    int64_t room = (options_.memory_limit - buffered_bytes()) / per_row;
+    int64_t room = (FillLimit() - buffer_bytes()) / per_row;
     // Codes address at most 2^16 segments; a batch takes up to two more than its row count needs.
     const bool segments_full = flat_ && segments_.size() + 3 + static_cast<size_t>(batch.num_rows / kSegmentRows) >=
                                             static_cast<size_t>(kSegmentRows);
@@ -398,7 +435,7 @@ Status ExternalSorter::Add(const RecordBatch& batch) {
     buffered_raw_ = kept_raw_ + pending_raw_;
     buffered_rows_ += take;
     pos += take;
-    Track(buffered_bytes());
+    Track(buffer_bytes());
   }
   return Status::OK();
 }
@@ -432,6 +469,7 @@ void ExternalSorter::TakeBuffer(SortedBuffer* out, std::vector<Segment>* segment
   buffered_rows_ = 0;
   buffered_raw_ = 0;
   kept_raw_ = 0;
+  buffer_now_ = 0;
 }
 
 Result<ExternalSorter::SortedBuffer> ExternalSorter::SortedInMemory() {
@@ -541,34 +579,65 @@ Result<std::string> ExternalSorter::NewRunPath() {
 }
 
 Status ExternalSorter::Spill() {
+  RETURN_NOT_OK(WaitForSpill());
   if (buffered_rows_ == 0) return Status::OK();
+  const int64_t accounted = buffer_bytes();
   ASSIGN_OR_RETURN(SortedBuffer sorted, SortedInMemory());
-  const int64_t held = sorted.held;
+  buffer_now_ = 0;  // the sorted rows are counted by the run writer from here on
   ASSIGN_OR_RETURN(std::string path, NewRunPath());
   runs_.push_back(path);
   ++runs_spilled_;
   ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(fs_, path, *schema_, SpillProperties(options_.memory_limit)));
+  if (!background_) return WriteRun(sorted, writer.get());
+  // The buffer keeps counting against the budget until its run is written.
+  spill_accounted_ = accounted;
+  options_.spill_lane->Acquire();
+  spill_thread_ = std::thread([this, sorted = std::move(sorted), writer = std::move(writer)]() mutable {
+    spill_status_ = WriteRun(sorted, writer.get());
+    sorted = SortedBuffer();  // the run is written: its rows are freed
+    writer.reset();
+    spill_accounted_ = 0;
+    options_.spill_lane->Release();
+  });
+  return Status::OK();
+}
+
+Status ExternalSorter::WriteRun(const SortedBuffer& sorted, parquet::ParquetWriter* writer) {
+  const int64_t held = sorted.held;
   const int64_t n = sorted.rows();
   // Chunks of about 1/16 of the budget keep the gathered copy small.
   const int64_t per_row = std::max<int64_t>(1, held / std::max<int64_t>(1, n));
   const int64_t chunk = std::clamp<int64_t>(options_.memory_limit / 16 / per_row, 1, 64 * 1024);
-  RETURN_NOT_OK(GatherInChunks(sorted, chunk, &out_cols_, [&](const RecordBatch& part) {
+  Status st = GatherInChunks(sorted, chunk, &spill_cols_, [&](const RecordBatch& part) {
     RETURN_NOT_OK(writer->WriteBatch(part));
-    Track(held + 2 * HeldBytes(part) + writer->buffered_bytes());  // this chunk and the next
+    TrackSpill(held + 2 * HeldBytes(part) + writer->buffered_bytes());  // this chunk and the next
     return Status::OK();
-  }));
-  RETURN_NOT_OK(writer->Close().status());
-  return Status::OK();
+  });
+  if (st.ok()) st = writer->Close().status();
+  TrackSpill(0);
+  return st;
+}
+
+Status ExternalSorter::WaitForSpill() {
+  if (!spill_thread_.joinable()) return Status::OK();
+  spill_thread_.join();
+  Status st = std::move(spill_status_);
+  spill_status_ = Status::OK();
+  return st;
 }
 
 Status ExternalSorter::Finish(const Sink& sink) {
+  RETURN_NOT_OK(WaitForSpill());
   if (runs_.empty()) {
     if (buffered_rows_ == 0) return Status::OK();
     ASSIGN_OR_RETURN(SortedBuffer sorted, SortedInMemory());
     return GatherInChunks(sorted, options_.output_batch_rows, &out_cols_, sink);
   }
   // A large last buffer is spilled too, so it and the merge chunks share the budget.
-  if (buffered_bytes() > options_.memory_limit / 2) RETURN_NOT_OK(Spill());
+  if (buffer_bytes() > options_.memory_limit / 2) {
+    RETURN_NOT_OK(Spill());
+    RETURN_NOT_OK(WaitForSpill());
+  }
   // Merge passes until the runs fit one merge; the earliest rows stay first for stable ties.
   while (runs_.size() + (buffered_rows_ > 0 ? 1 : 0) > static_cast<size_t>(options_.max_merge_fan_in)) {
     const size_t fan_in = static_cast<size_t>(options_.max_merge_fan_in);
@@ -618,9 +687,19 @@ class ExternalSorter::ChunkMerger {
   // Reads every source's first chunk and sizes the chunks so that every source's chunk and two
   // output chunks fit half the budget (the other half may hold the last, unspilled buffer).
   Status Start() {
+    // A small first read of each source measures the row size. It opens the source's first
+    // pages, which costs more than the rows: the sources are opened on two threads.
+    Status odd;
+    std::thread helper([this, &odd] {
+      for (size_t i = 1; i < cursors_.size() && odd.ok(); i += 2) odd = Refill(i, 64);
+    });
+    Status even;
+    for (size_t i = 0; i < cursors_.size() && even.ok(); i += 2) even = Refill(i, 64);
+    helper.join();
+    RETURN_NOT_OK(even);
+    RETURN_NOT_OK(odd);
     int64_t row_bytes = 64;
     for (size_t i = 0; i < cursors_.size(); ++i) {
-      RETURN_NOT_OK(Refill(i, 64));  // a small first read measures the row size
       const Cursor& c = cursors_[i];
       if (c.batch) {
         row_bytes = std::max(row_bytes, HeldBytes(*c.batch) / c.batch->num_rows + c.keys.width);
@@ -629,6 +708,11 @@ class ExternalSorter::ChunkMerger {
     }
     const int64_t per_source = s_.options_.memory_limit / 2 / static_cast<int64_t>(cursors_.size() + 2);
     chunk_ = std::clamp<int64_t>(per_source / row_bytes, 16, kSegmentRows);
+    // Sources are consumed at about the same pace, so equal chunks would run out together and
+    // one output chunk would wait for every source's read. Staggered second reads spread them.
+    for (size_t i = 0; i < cursors_.size(); ++i) {
+      cursors_[i].next_rows = std::max<int64_t>(16, chunk_ * static_cast<int64_t>(i + 1) / static_cast<int64_t>(cursors_.size()));
+    }
     out_rows_ = std::min(chunk_, s_.options_.output_batch_rows);
     for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
     return Status::OK();
@@ -637,21 +721,27 @@ class ExternalSorter::ChunkMerger {
   // The next merged chunk (nullptr at the end), into the vectors `reuse` holds when free.
   Result<BatchPtr> Next(std::vector<VectorPtr>* reuse) {
     if (heap_.empty()) return BatchPtr();
-    codes_.clear();
+    spans_.clear();
     segments_.clear();
     for (Cursor& c : cursors_) c.slot = -1;
+    int64_t rows = 0;
     // Codes address at most 2^16 segments: a chunk ends early if its sources' chunks are tiny.
     const size_t max_segments = static_cast<size_t>(kSegmentRows) - cursors_.size();
-    while (!heap_.empty() && static_cast<int64_t>(codes_.size()) < out_rows_ && segments_.size() < max_segments) {
+    while (!heap_.empty() && rows < out_rows_ && segments_.size() < max_segments) {
       const uint32_t top = heap_[0];
       Cursor& c = cursors_[top];
       if (c.slot < 0) {
         c.slot = static_cast<int64_t>(segments_.size());
         segments_.push_back(Segment{c.batch, 0, c.batch->num_rows});
       }
-      codes_.push_back(static_cast<uint32_t>(c.slot << 16) | static_cast<uint32_t>(c.pos));
-      if (++c.pos == c.batch->num_rows) {
-        RETURN_NOT_OK(Refill(top, chunk_));
+      // The top source's rows up to the next source's current row come out as one span.
+      const int64_t take = SpanBeforeRunnerUp(top, std::min(c.batch->num_rows - c.pos, out_rows_ - rows));
+      spans_.push_back(CodeSpan{static_cast<uint32_t>(c.slot), static_cast<uint32_t>(c.pos), static_cast<uint32_t>(take)});
+      rows += take;
+      c.pos += take;
+      if (c.pos == c.batch->num_rows) {
+        RETURN_NOT_OK(Refill(top, c.next_rows));
+        c.next_rows = chunk_;
         if (!c.batch) {
           heap_[0] = heap_.back();
           heap_.pop_back();
@@ -659,7 +749,7 @@ class ExternalSorter::ChunkMerger {
       }
       if (!heap_.empty()) SiftDown(0);
     }
-    const auto n = static_cast<int64_t>(codes_.size());
+    const int64_t n = rows;
     auto out = std::make_shared<RecordBatch>();
     out->schema = s_.schema_;
     out->num_rows = n;
@@ -669,10 +759,10 @@ class ExternalSorter::ChunkMerger {
       const columnar::TypePtr& t = s_.schema_->fields[col].type;
       if (IsFlat(*t)) {
         Vector* v = OutputVector(&(*reuse)[col], t);
-        GatherCoded(columns[col], *t, codes_.data(), n, v);
+        GatherSpans(columns[col], *t, spans_.data(), spans_.size(), n, v);
         out->columns.push_back((*reuse)[col]);
       } else {
-        out->columns.push_back(AppendSpans(col, t));
+        out->columns.push_back(AppendSpans(col, t, n));
       }
     }
     out_bytes_ = HeldBytes(*out);
@@ -696,6 +786,7 @@ class ExternalSorter::ChunkMerger {
     KeyRows keys;
     int64_t pos = 0;
     int64_t slot = -1;  // segment of `batch` in the current output chunk, -1: none yet
+    int64_t next_rows = 0;  // rows of the next read
   };
 
   Status Refill(size_t i, int64_t rows) {
@@ -708,6 +799,42 @@ class ExternalSorter::ChunkMerger {
     c.pos = 0;
     if (c.batch) c.keys = s_.Encode(*c.batch);
     return Status::OK();
+  }
+
+  // How many of the heap top's rows, from its current one and at most `most`, come before the
+  // runner-up source's current row (ties: the earlier source first); at least one. Rows of a
+  // source are sorted, so the count is found by galloping then bisecting.
+  int64_t SpanBeforeRunnerUp(uint32_t top, int64_t most) const {
+    if (heap_.size() == 1 || most <= 1) return most;
+    uint32_t next = heap_[1];
+    if (heap_.size() > 2 && After(next, heap_[2])) next = heap_[2];
+    const Cursor& x = cursors_[top];
+    const Cursor& y = cursors_[next];
+    auto before = [&](int64_t k) {  // row x.pos + k comes before y's current row
+      const int r = CompareKeyRows(x.keys, x.pos + k, y.keys, y.pos);
+      return r < 0 || (r == 0 && top < next);
+    };
+    // Row 0 comes first (it is the top). Find the first k in [1, most) that does not.
+    int64_t lo = 0;  // before(lo) holds
+    int64_t step = 1;
+    int64_t hi = most;  // before(hi) fails, or hi == most
+    while (lo + step < most) {
+      if (!before(lo + step)) {
+        hi = lo + step;
+        break;
+      }
+      lo += step;
+      step *= 2;
+    }
+    while (hi - lo > 1) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (before(mid)) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo + 1;
   }
 
   // Whether source a's current row sorts after source b's.
@@ -732,15 +859,12 @@ class ExternalSorter::ChunkMerger {
     heap_[i] = v;
   }
 
-  // A nested column of the chunk: runs of consecutive rows of one segment appended at once.
-  VectorPtr AppendSpans(size_t col, const columnar::TypePtr& type) const {
-    auto v = Vector::Make(type, static_cast<int64_t>(codes_.size()));
-    for (size_t i = 0; i < codes_.size();) {
-      size_t j = i + 1;
-      while (j < codes_.size() && codes_[j] == codes_[j - 1] + 1) ++j;
-      const Segment& seg = segments_[codes_[i] >> 16];
-      v->AppendFrom(*seg.batch->column(col), seg.begin + (codes_[i] & 0xFFFF), static_cast<int64_t>(j - i));
-      i = j;
+  // A nested column of the chunk, appended span by span.
+  VectorPtr AppendSpans(size_t col, const columnar::TypePtr& type, int64_t n) const {
+    auto v = Vector::Make(type, n);
+    for (const CodeSpan& sp : spans_) {
+      const Segment& seg = segments_[sp.segment];
+      v->AppendFrom(*seg.batch->column(col), seg.begin + sp.row, sp.rows);
     }
     return v;
   }
@@ -752,33 +876,81 @@ class ExternalSorter::ChunkMerger {
   int64_t chunk_ = 64;          // rows read from a source at once
   int64_t out_rows_ = 1;        // rows per output chunk
   std::vector<Segment> segments_;
-  std::vector<uint32_t> codes_;
+  std::vector<CodeSpan> spans_;  // the chunk's rows, span by span
   int64_t held_ = 0;
   int64_t out_bytes_ = 0;
 };
 
-// Chunk k + 1 is merged and gathered on a helper thread while `sink` takes chunk k (the
-// Parquet writer encoding it), with two sets of output vectors alternating, as GatherInChunks.
+// A producer thread merges and gathers chunks up to two ahead of the sink (the Parquet writer
+// encoding them), so a chunk that needs many source reads is absorbed by the ones before it.
+// Three sets of output vectors rotate: the chunk in the sink and two ready ones.
 Status ExternalSorter::Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink) {
   ChunkMerger merger(*this, std::move(sources));
   RETURN_NOT_OK(merger.Start());
-  std::vector<VectorPtr> second;
-  std::vector<VectorPtr>* sets[2] = {&out_cols_, &second};
-  ASSIGN_OR_RETURN(BatchPtr next, merger.Next(sets[0]));
-  Track(merger.held());
-  for (int k = 1; next; ++k) {
-    const int64_t sinking = merger.output_bytes();
-    BatchPtr cur = std::move(next);
-    Result<BatchPtr> produced = BatchPtr();
-    std::thread helper([&merger, &produced, into = sets[k % 2]] { produced = merger.Next(into); });
-    Status st = sink(*cur);
-    cur.reset();  // its vectors are free for chunk k + 1
-    helper.join();
-    RETURN_NOT_OK(st);
-    ASSIGN_OR_RETURN(next, std::move(produced));
-    Track(sinking + merger.held());  // the chunk the sink took and the next one
+  constexpr size_t kSets = 3;
+  struct Ready {
+    BatchPtr batch;
+    int64_t output_bytes = 0;
+    int64_t held = 0;  // the merger's bytes after producing it (sources' chunks included)
+  };
+  std::vector<VectorPtr> sets[kSets];
+  std::mutex mu;
+  std::condition_variable changed;
+  std::deque<Ready> ready;
+  bool done = false;   // the producer has stopped (end or error)
+  bool stop = false;   // the sink failed: the producer stops
+  Status produce_status;
+  std::thread producer([&] {
+    for (size_t k = 0;; ++k) {
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        changed.wait(lock, [&] { return stop || ready.size() < kSets - 1; });
+        if (stop) break;
+      }
+      Result<BatchPtr> next = merger.Next(&sets[k % kSets]);
+      std::lock_guard<std::mutex> lock(mu);
+      if (!next.ok() || !*next) {
+        produce_status = next.status();
+        break;
+      }
+      ready.push_back(Ready{std::move(*next), merger.output_bytes(), merger.held()});
+      changed.notify_all();
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+    changed.notify_all();
+  });
+  Status st;
+  while (true) {
+    Ready cur;
+    int64_t held = 0;  // the latest chunk's held bytes (sources included) plus the other chunks
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      changed.wait(lock, [&] { return done || !ready.empty(); });
+      if (ready.empty()) break;
+      cur = std::move(ready.front());
+      ready.pop_front();
+      if (ready.empty()) {
+        held = cur.held;
+      } else {
+        held = cur.output_bytes + ready.back().held;
+        for (size_t i = 0; i + 1 < ready.size(); ++i) held += ready[i].output_bytes;
+      }
+      changed.notify_all();
+    }
+    Track(held);
+    st = sink(*cur.batch);
+    cur.batch.reset();  // its vectors are free for a later chunk
+    if (!st.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+      changed.notify_all();
+      break;
+    }
   }
-  return Status::OK();
+  producer.join();
+  RETURN_NOT_OK(st);
+  return produce_status;
 }
 
 }  // namespace shoal::table

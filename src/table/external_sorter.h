@@ -14,14 +14,22 @@
 // the buffer's order is then a lazy merge of those batch runs instead of a sort of the whole
 // buffer.
 //
+// Spilling runs on a background thread (with two cores): the sorted buffer is handed to it, and
+// the buffer fills again while the run is written; the next Spill, Finish or the destructor
+// waits for it, and its error surfaces there.
+//
 // Thread-safety: not thread-safe; one thread drives a sorter.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "columnar/vector.h"
@@ -33,7 +41,25 @@
 #include "table/local_sort_zorder.h"
 #include "table/table_properties.h"
 
+namespace shoal::parquet {
+class ParquetWriter;
+}  // namespace shoal::parquet
+
 namespace shoal::table {
+
+// Lets one sorter at a time write a run in the background; a DataFileWriter's streams share
+// one, so the run writers' chunks and page buffers are held for one run at a time.
+class SpillLane {
+ public:
+  // Waits until no run is being written through the lane, then takes it.
+  void Acquire();
+  void Release();
+
+ private:
+  std::mutex mu_;
+  std::condition_variable free_;
+  bool busy_ = false;
+};
 
 struct ExternalSorterOptions {
   std::vector<SortColumn> columns;                     // indices into the sorter's schema
@@ -45,6 +71,11 @@ struct ExternalSorterOptions {
   // Lexicographic keys of flat schemas: sort each kept batch on a worker thread as it arrives
   // and merge those runs at the end (batch_runs.h), when the machine has a second core.
   bool sort_while_adding = true;
+  // Write each run on a background thread while Add buffers the next rows, when the machine has
+  // a second core: the buffer then fills to half the budget, the other half being the run in
+  // writing (so runs hold half as many rows).
+  bool spill_in_background = true;
+  std::shared_ptr<SpillLane> spill_lane;  // null: the sorter's own
 };
 
 class ExternalSorter {
@@ -67,8 +98,12 @@ class ExternalSorter {
   Status Finish(const Sink& sink);
 
   // Accounted bytes of the buffered rows (column bytes plus the keys and permutation a sort
-  // of them needs).
+  // of them needs), plus those of the run a background spill is writing.
   int64_t buffered_bytes() const;
+  // The buffered rows' accounted bytes alone (not those of a run in writing).
+  int64_t buffer_bytes() const;
+  // Waits for the run being written in the background, if any; its error.
+  Status WaitForSpill();
   // What buffering `batch` would add to buffered_bytes().
   int64_t BytesToAdd(const columnar::RecordBatch& batch) const;
   int64_t buffered_rows() const { return buffered_rows_; }
@@ -77,8 +112,8 @@ class ExternalSorter {
   int64_t peak_memory_bytes() const { return peak_; }
   // Runs written so far (merge passes included).
   int runs_spilled() const { return runs_spilled_; }
-  // Runs spilled and not yet merged; more than max_merge_fan_in() of them take a merge pass
-  // more at Finish.
+  // Runs spilled (or being written) and not yet merged; more than max_merge_fan_in() of them
+  // take a merge pass more at Finish.
   int runs_pending() const { return static_cast<int>(runs_.size()); }
   int max_merge_fan_in() const { return options_.max_merge_fan_in; }
 
@@ -115,8 +150,17 @@ class ExternalSorter {
   // Takes the buffer out as one batch and sorts it.
   Result<SortedBuffer> SortBuffer();
   Result<std::string> NewRunPath();
+  // Writes a sorted buffer as a run through `writer` and closes it (on the spill thread when
+  // spilling in the background).
+  Status WriteRun(const SortedBuffer& sorted, parquet::ParquetWriter* writer);
+  // What the buffer may hold before it is spilled.
+  int64_t FillLimit() const { return background_ ? options_.memory_limit / 2 : options_.memory_limit; }
   Status Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink);
+  // Peak accounting: the buffer side (the driving thread) and the spill side (the run being
+  // written) each publish their bytes; the peak is the most both held at once.
   void Track(int64_t bytes);
+  void TrackSpill(int64_t bytes);
+  void RaisePeak(int64_t bytes);
   int64_t RowCost() const;
 
   std::shared_ptr<io::FileSystem> fs_;
@@ -141,7 +185,14 @@ class ExternalSorter {
   std::string run_prefix_;
   int run_counter_ = 0;
   int runs_spilled_ = 0;
-  int64_t peak_ = 0;
+  bool background_ = false;                   // spill_in_background and a second core
+  std::thread spill_thread_;                  // the background spill, joined by WaitForSpill
+  Status spill_status_;                       // its result, read after the join
+  std::atomic<int64_t> spill_accounted_{0};   // the run in writing: its buffer's bytes when taken
+  std::vector<columnar::VectorPtr> spill_cols_;  // the run writer's gather output
+  std::atomic<int64_t> buffer_now_{0};
+  std::atomic<int64_t> spill_now_{0};
+  std::atomic<int64_t> peak_{0};
 };
 
 }  // namespace shoal::table
