@@ -45,6 +45,47 @@ TEST(ParquetReader, ReadsOneColumnOfAWideFileTouchingOnlyItsChunk) {
   EXPECT_GT(stats.pages_read, 1);
 }
 
+// read_page_by_page: the same rows, read one page per I/O (the offset index's pages), so the
+// reader never holds the whole chunk.
+TEST(ParquetReader, ReadPageByPageReadsEachPageOnItsOwnWithTheSameRows) {
+  SHOAL_REQUIRE_TESTDATA();
+  const std::string path = DataFile("alltypes_tiny_pages_plain.parquet");
+  ReaderOptions by_page;
+  by_page.read_page_by_page = true;
+  auto whole = ParquetReader::Open(io::LocalFileSystem(), path);
+  auto paged = ParquetReader::Open(io::LocalFileSystem(), path, by_page);
+  ASSERT_TRUE(whole.ok() && paged.ok());
+  for (const char* name : {"int_col", "string_col"}) {
+    int field = (*whole)->schema()->Find(name);
+    ASSERT_GE(field, 0);
+    int leaf = (*whole)->parquet_schema().fields()[field].leaf;
+    auto oi = (*paged)->ReadOffsetIndex(0, leaf);
+    ASSERT_TRUE(oi.ok() && oi->has_value());
+    const auto& pages = (*oi)->page_locations;
+    int64_t largest_page = 0;
+    for (const auto& p : pages) largest_page = std::max<int64_t>(largest_page, p.compressed_page_size);
+    std::vector<std::string> texts[2];
+    ReadStats stats[2];
+    for (int k = 0; k < 2; ++k) {
+      auto rg = (k == 0 ? *whole : *paged)->OpenRowGroup(0, {field}, &stats[k]);
+      ASSERT_TRUE(rg.ok()) << rg.status().ToString();
+      while (true) {
+        auto b = (*rg)->ReadBatch(700);
+        ASSERT_TRUE(b.ok()) << b.status().ToString();
+        if (!*b) break;
+        auto t = Texts(*(*b)->column(0));
+        texts[k].insert(texts[k].end(), t.begin(), t.end());
+      }
+    }
+    EXPECT_EQ(texts[0], texts[1]) << name;
+    EXPECT_EQ(stats[0].io_requests, 1) << name;
+    // One read per page, plus the offset index and a dictionary page's leading segment.
+    EXPECT_GE(stats[1].io_requests, static_cast<int64_t>(pages.size())) << name;
+    EXPECT_LE(stats[1].io_requests, static_cast<int64_t>(pages.size()) + 2) << name;
+    EXPECT_LT(largest_page * 4, (*paged)->column_chunk(0, leaf).meta_data->total_compressed_size) << name;
+  }
+}
+
 TEST(ParquetReader, SkipRowsWithOffsetIndexSkipsPagesWithoutReadingThem) {
   SHOAL_REQUIRE_TESTDATA();
   auto reader = ParquetReader::Open(io::LocalFileSystem(), DataFile("alltypes_tiny_pages_plain.parquet"));

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <random>
+#include <thread>
 
+#include "io/fault_injection_file_system.h"
 #include "io/memory_file_system.h"
 #include "table/local_sort_test_support.h"
 
@@ -22,10 +24,12 @@ struct SortOutput {
 
 Result<SortOutput> SortWith(const std::shared_ptr<io::FileSystem>& fs, const std::vector<Row>& rows,
                             const std::vector<std::string>& cols, LocalSortMode mode, int64_t limit,
-                            int64_t add_rows = 1000, int fan_in = 64, bool sort_while_adding = true) {
+                            int64_t add_rows = 1000, int fan_in = 64, bool sort_while_adding = true,
+                            bool spill_in_background = true) {
   c::Schema s = RowSchema();
   ExternalSorterOptions o;
   o.sort_while_adding = sort_while_adding;
+  o.spill_in_background = spill_in_background;
   for (const auto& n : cols) o.columns.push_back({s.Find(n), false, true});
   o.mode = mode;
   o.memory_limit = limit;
@@ -267,6 +271,99 @@ TEST(ExternalSorter, DestructorDeletesRunsOfAnUnfinishedSort) {
     EXPECT_FALSE(fs->List("/t/_shoal/tmp")->empty());
   }
   EXPECT_TRUE(fs->List("/t/_shoal/tmp")->empty());
+}
+
+// Runs written on a background thread (the buffer filling half the budget meanwhile) give the
+// same rows in the same order as runs written inline, within the same memory bound; with the
+// runs half as large there are about twice as many.
+TEST(ExternalSorter, SpillingInTheBackgroundEqualsSpillingInline) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "background spills need a second core";
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(40000, 31);
+  const int64_t limit = RawBytesOf(rows) / 5;
+  for (const auto& cols : std::vector<std::vector<std::string>>{{"low", "dt"}, {"s", "i"}, {"i"}}) {
+    for (bool while_adding : {true, false}) {
+      const std::string what = cols[0] + (while_adding ? " batch runs" : " whole sorts");
+      auto inline_ = SortWith(fs, rows, cols, LocalSortMode::kLexicographic, limit, 4096, 64, while_adding, false);
+      auto bg = SortWith(fs, rows, cols, LocalSortMode::kLexicographic, limit, 4096, 64, while_adding, true);
+      ASSERT_TRUE(inline_.ok()) << inline_.status().ToString();
+      ASSERT_TRUE(bg.ok()) << bg.status().ToString();
+      EXPECT_GE(inline_->runs, 3) << what;
+      EXPECT_GT(bg->runs, inline_->runs) << what;
+      EXPECT_LT(bg->peak, 2 * limit) << what;
+      auto want = BruteSorted(rows, cols);
+      ASSERT_EQ(bg->rows.size(), want.size()) << what;
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(RowKey(bg->rows[i]), RowKey(want[i])) << what << " row " << i;
+        ASSERT_EQ(RowKey(inline_->rows[i]), RowKey(want[i])) << what << " inline, row " << i;
+      }
+    }
+  }
+  EXPECT_TRUE(fs->List("/t/_shoal/tmp")->empty());
+}
+
+// A run whose writing fails on the background thread fails the sorter's next call (a later
+// spill or Finish) with the file system's error; no run is left behind.
+TEST(ExternalSorter, AFailedBackgroundSpillFailsTheNextCallAndLeavesNoRuns) {
+  auto rows = RandomRows(30000, 32);
+  for (int64_t nth : {1, 3, 9}) {
+    auto fs = std::make_shared<io::FaultInjectionFileSystem>(std::make_shared<io::MemoryFileSystem>());
+    io::FaultPlan plan;
+    io::FaultRule rule;
+    rule.kind = io::OpKind::kAppend;
+    rule.nth = nth;
+    rule.fault = io::FaultKind::kENOSPC;
+    plan.rules.push_back(rule);
+    fs->SetPlan(plan);
+    Status failed;
+    {
+      ExternalSorterOptions o;
+      o.columns = {{1, false, true}};
+      o.memory_limit = RawBytesOf(rows) / 6;
+      o.spill_dir = "/t/_shoal/tmp";
+      auto sorter = ExternalSorter::Make(fs, std::make_shared<c::Schema>(RowSchema()), o);
+      ASSERT_TRUE(sorter.ok());
+      c::RecordBatch all = ToBatch(rows);
+      for (int64_t pos = 0; pos < all.num_rows && failed.ok(); pos += 5000) {
+        failed = (*sorter)->Add(*c::SliceBatch(all, pos, std::min<int64_t>(5000, all.num_rows - pos)));
+      }
+      if (failed.ok()) failed = (*sorter)->Finish([](const c::RecordBatch&) { return Status::OK(); });
+    }
+    EXPECT_FALSE(failed.ok()) << "append " << nth;
+    EXPECT_NE(failed.ToString().find("No space left"), std::string::npos) << failed.ToString();
+    EXPECT_EQ(fs->FaultsInjected(), 1) << "append " << nth;
+    auto left = fs->base().List("/t/_shoal/tmp");
+    ASSERT_TRUE(left.ok());
+    EXPECT_TRUE(left->empty()) << "append " << nth << ": " << left->size() << " files left";
+  }
+}
+
+// The merge produces chunks ahead of the sink on another thread: a sink error ends Finish with
+// that error (the producer stops), and the runs are deleted.
+TEST(ExternalSorter, ASinkErrorStopsTheMergeAndDeletesTheRuns) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto rows = RandomRows(30000, 33);
+  for (int fail_at : {1, 2, 5}) {
+    {
+      ExternalSorterOptions o;
+      o.columns = {{1, false, true}};
+      o.memory_limit = RawBytesOf(rows) / 6;
+      o.spill_dir = "/t/_shoal/tmp";
+      o.output_batch_rows = 1000;
+      auto sorter = ExternalSorter::Make(fs, std::make_shared<c::Schema>(RowSchema()), o);
+      ASSERT_TRUE(sorter.ok());
+      ASSERT_TRUE((*sorter)->Add(ToBatch(rows)).ok());
+      ASSERT_GT((*sorter)->runs_spilled(), 1);
+      int calls = 0;
+      Status st = (*sorter)->Finish([&](const c::RecordBatch&) {
+        return ++calls == fail_at ? Status::IOError("sink is full") : Status::OK();
+      });
+      EXPECT_EQ(calls, fail_at);
+      EXPECT_FALSE(st.ok());
+      EXPECT_NE(st.ToString().find("sink is full"), std::string::npos) << st.ToString();
+    }
+    EXPECT_TRUE(fs->List("/t/_shoal/tmp")->empty()) << fail_at;
+  }
 }
 
 }  // namespace
