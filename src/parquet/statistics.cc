@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "columnar/string_bounds.h"
 #include "columnar/utf8.h"
 
 namespace shoal::parquet {
@@ -295,11 +296,10 @@ void StatsAccumulator::UpdateByteArrays(const int64_t* offsets, const uint8_t* b
       if (CompareSignedBytes(s, hi) > 0) hi = s;
     }
   } else {
-    for (int64_t i = 1; i < n; ++i) {
-      std::string_view s = at(i);
-      if (CompareUnsignedBytes(s, lo) < 0) lo = s;
-      else if (CompareUnsignedBytes(s, hi) > 0) hi = s;
-    }
+    columnar::StringBounds b;
+    for (int64_t i = 0; i < n; ++i) b.Add(at(i));
+    lo = b.min();
+    hi = b.max();
   }
   UpdateBytes(lo, hi);
 }

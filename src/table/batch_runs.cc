@@ -33,13 +33,52 @@ void RunMerger::SiftDown(size_t i) {
   }
 }
 
+int64_t RunMerger::TakeBeforeRunnerUp(int64_t most) const {
+  const uint32_t top = heap_[0];
+  if (heap_.size() == 1 || most <= 1) return most;
+  uint32_t next = heap_[1];
+  if (heap_.size() > 2 && Before(heap_[2], next)) next = heap_[2];
+  const BatchRun& x = *runs_[top];
+  const BatchRun& y = *runs_[next];
+  const uint8_t* bound = y.keys.data() + pos_[next] * y.width;
+  const auto width = static_cast<size_t>(x.width);
+  auto before = [&](int64_t k) {  // row pos + k of the top run comes before the runner-up's
+    const int c = std::memcmp(x.keys.data() + (pos_[top] + k) * x.width, bound, width);
+    return c < 0 || (c == 0 && top < next);
+  };
+  // Row 0 is the top's. Gallop to a row that does not come first, then bisect.
+  int64_t lo = 0, hi = most, step = 1;
+  while (lo + step < most) {
+    if (!before(lo + step)) {
+      hi = lo + step;
+      break;
+    }
+    lo += step;
+    step *= 2;
+  }
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (before(mid)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo + 1;
+}
+
 void RunMerger::Next(int64_t n, std::vector<uint32_t>* codes) {
   codes->clear();
-  while (n-- > 0 && !heap_.empty()) {
+  while (n > 0 && !heap_.empty()) {
     const uint32_t r = heap_[0];
     const BatchRun& run = *runs_[r];
-    codes->push_back(run.order[static_cast<size_t>(pos_[r])]);
-    if (++pos_[r] == run.rows) {
+    // The top run's rows up to the runner-up's current row come out together.
+    const int64_t take = TakeBeforeRunnerUp(std::min(n, run.rows - pos_[r]));
+    const uint32_t* order = run.order.data() + pos_[r];
+    codes->insert(codes->end(), order, order + take);
+    n -= take;
+    pos_[r] += take;
+    if (pos_[r] == run.rows) {
       heap_[0] = heap_.back();
       heap_.pop_back();
     }

@@ -54,6 +54,9 @@ class RunMerger {
  private:
   // Whether run a's current row sorts before run b's (ties: the earlier run).
   bool Before(uint32_t a, uint32_t b) const;
+  // How many of the top run's rows, from its current one and at most `most`, come before the
+  // runner-up run's current row (at least one): found by galloping, as runs are sorted.
+  int64_t TakeBeforeRunnerUp(int64_t most) const;
   void SiftDown(size_t i);
 
   std::vector<std::unique_ptr<BatchRun>> runs_;

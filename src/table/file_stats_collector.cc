@@ -5,6 +5,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "columnar/string_bounds.h"
 #include "table/utf8.h"
 
 namespace shoal::table {
@@ -208,20 +209,12 @@ void FileStatsCollector::UpdateLeaf(size_t li, const Vector& v, const uint8_t* v
     case TypeId::kDouble: UpdateFloats(v.data<double>(), valid, n, &a.has, &a.dmin, &a.dmax); break;
     case TypeId::kString: {
       // Find the batch's bounds as views first; copy only when they improve the file's bounds.
-      std::string_view lo, hi;
-      bool any = false;
+      columnar::StringBounds b;
       for (int64_t i = 0; i < n; ++i) {
-        if (valid && !valid[i]) continue;
-        std::string_view s = v.GetString(i);
-        if (!any) {
-          lo = hi = s;
-          any = true;
-        } else {
-          if (s < lo) lo = s;
-          if (s > hi) hi = s;
-        }
+        if (!valid || valid[i]) b.Add(v.GetString(i));
       }
-      if (!any) break;
+      if (b.empty()) break;
+      const std::string_view lo = b.min(), hi = b.max();
       if (!a.has || lo < a.smin) a.smin = std::string(lo);
       if (!a.has || hi > a.smax) a.smax = std::string(hi);
       a.has = true;

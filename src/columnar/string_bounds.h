@@ -1,0 +1,58 @@
+// StringBounds: the running minimum and maximum of byte strings in unsigned byte order (memcmp
+// order, a proper prefix first), as statistics writers keep them per page and per file. Each
+// bound's first 8 bytes are also kept as a big-endian integer, zero-padded: when a value's own
+// 8-byte integer differs from a bound's, that decides the comparison (a smaller padded prefix
+// means a smaller string), so most values cost two integer compares instead of two memcmp calls;
+// only values that share a bound's first 8 bytes are compared whole.
+//
+// Thread-safety: a value type; no sharing.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace shoal::columnar {
+
+// The first min(8, size) bytes of `s` as a big-endian integer, zero-padded on the right.
+inline uint64_t BytePrefix8(std::string_view s) {
+  uint64_t v = 0;
+  if (s.size() >= 8) {
+    std::memcpy(&v, s.data(), 8);
+  } else if (!s.empty()) {
+    std::memcpy(&v, s.data(), s.size());
+  }
+  return __builtin_bswap64(v);
+}
+
+class StringBounds {
+ public:
+  bool empty() const { return empty_; }
+  std::string_view min() const { return min_; }
+  std::string_view max() const { return max_; }
+
+  // The views must stay valid while they are bounds.
+  void Add(std::string_view s) {
+    const uint64_t p = BytePrefix8(s);
+    if (empty_) {
+      min_ = max_ = s;
+      min_p_ = max_p_ = p;
+      empty_ = false;
+      return;
+    }
+    if (p < min_p_ || (p == min_p_ && s < min_)) {
+      min_ = s;
+      min_p_ = p;
+    } else if (p > max_p_ || (p == max_p_ && s > max_)) {
+      max_ = s;
+      max_p_ = p;
+    }
+  }
+
+ private:
+  bool empty_ = true;
+  std::string_view min_, max_;
+  uint64_t min_p_ = 0, max_p_ = 0;
+};
+
+}  // namespace shoal::columnar
