@@ -40,13 +40,21 @@ class StringBounds {
       empty_ = false;
       return;
     }
-    if (p < min_p_ || (p == min_p_ && s < min_)) {
+    if (p < min_p_ || (p == min_p_ && TieCompare(s, min_) < 0)) {
       min_ = s;
       min_p_ = p;
-    } else if (p > max_p_ || (p == max_p_ && s > max_)) {
+    } else if (p > max_p_ || (p == max_p_ && TieCompare(s, max_) > 0)) {
       max_ = s;
       max_p_ = p;
     }
+  }
+
+  // Orders two strings whose padded 8-byte prefixes are equal. When either is at most 8 bytes
+  // long, it is a prefix of the other (its padding zeros match the other's bytes), so the
+  // shorter is smaller; otherwise the bytes from the 9th on decide.
+  static int TieCompare(std::string_view a, std::string_view b) {
+    if (a.size() <= 8 || b.size() <= 8) return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+    return a.substr(8).compare(b.substr(8));
   }
 
  private:

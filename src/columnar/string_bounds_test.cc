@@ -43,6 +43,10 @@ TEST(StringBounds, PrefixIntegersOrderLikeTheStringsWhenTheyDiffer) {
   EXPECT_EQ(BytePrefix8("ab"), BytePrefix8(std::string("ab\0", 3)));  // tie: compared whole
   EXPECT_LT(BytePrefix8("\x7f"), BytePrefix8("\x80"));                // unsigned bytes
   EXPECT_EQ(BytePrefix8("abcdefgh"), BytePrefix8("abcdefghij"));
+  EXPECT_LT(StringBounds::TieCompare("ab", std::string("ab\0", 3)), 0);
+  EXPECT_EQ(StringBounds::TieCompare("ab", "ab"), 0);
+  EXPECT_LT(StringBounds::TieCompare("abcdefgh", std::string("abcdefgh\0", 9)), 0);
+  EXPECT_GT(StringBounds::TieCompare("abcdefghz", "abcdefghy1"), 0);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <limits>
+#include <mutex>
 
 #include "delta/table_path.h"
 #include "scan/delta_schema.h"
@@ -363,17 +365,20 @@ Status DataFileWriter::StartFile(OpenFile* f, bool open_writer) {
   f->rel_path = f->dir.empty() ? name : f->dir + "/" + name;
   std::string full = io::JoinPath(root_, f->rel_path);
   RETURN_NOT_OK(fs_->CreateDirs(io::DirName(full)));
-  std::vector<TypePtr> data_types;
-  for (int i : data_columns_) data_types.push_back(schema_.fields[i].type);
-  ASSIGN_OR_RETURN(auto stats, FileStatsCollector::Make(data_fields_, data_types,
-                                                        props_.column_mapping != ColumnMapping::kNone,
-                                                        props_.num_indexed_cols, props_.stats_columns));
+  ASSIGN_OR_RETURN(auto stats, MakeStatsCollector());
   f->stats.emplace(std::move(stats));
   f->est_bytes = 0;
   if (open_writer) {
     ASSIGN_OR_RETURN(f->writer, parquet::ParquetWriter::Open(fs_, full, physical_schema_, writer_props_));
   }
   return Status::OK();
+}
+
+Result<FileStatsCollector> DataFileWriter::MakeStatsCollector() const {
+  std::vector<TypePtr> data_types;
+  for (int i : data_columns_) data_types.push_back(schema_.fields[i].type);
+  return FileStatsCollector::Make(data_fields_, data_types, props_.column_mapping != ColumnMapping::kNone,
+                                  props_.num_indexed_cols, props_.stats_columns);
 }
 
 Result<DataFileWriter::OpenMap::iterator> DataFileWriter::OpenFor(const std::string& dir,
@@ -491,9 +496,27 @@ Status DataFileWriter::FlushSorted(const std::string& dir) {
   // Files are cut at row-group boundaries: a chunk longer than a row group is written a row
   // group at a time.
   const int64_t group_rows = writer_props_.max_row_group_rows();
-  auto write = [&](const RecordBatch& sorted) -> Status {
+  // A batch's file stats are collected on the sorter's gathering thread (`prepare`), apart, and
+  // merged into its file's here: a batch of at most a row group goes to one file.
+  ASSIGN_OR_RETURN(FileStatsCollector empty_stats, MakeStatsCollector());
+  std::mutex prepared_mu;
+  std::deque<std::optional<FileStatsCollector>> prepared;  // per batch, in order; empty: none
+  auto prepare = [&](const RecordBatch& sorted) {
+    std::optional<FileStatsCollector> part;
+    if (sorted.num_rows <= group_rows) {
+      part.emplace(empty_stats);
+      part->Update(sorted);
+    }
+    std::lock_guard<std::mutex> lock(prepared_mu);
+    prepared.push_back(std::move(part));
+  };
+  auto write = [&](const RecordBatch& sorted, const FileStatsCollector* stats) -> Status {
     if (!f->writer) RETURN_NOT_OK(StartFile(f, /*open_writer=*/true));
-    f->stats->Update(sorted);
+    if (stats) {
+      f->stats->Merge(*stats);
+    } else {
+      f->stats->Update(sorted);
+    }
     std::vector<VectorPtr> pcols;
     for (size_t i = 0; i < sorted.num_columns(); ++i)
       pcols.push_back(Retype(sorted.column(i), physical_schema_[i].type));
@@ -501,13 +524,23 @@ Status DataFileWriter::FlushSorted(const std::string& dir) {
     if (f->writer->bytes_written() >= target_size_) RETURN_NOT_OK(CloseFile(f));
     return Status::OK();
   };
-  RETURN_NOT_OK(f->sorter->Finish([&](const RecordBatch& sorted) {
-    if (sorted.num_rows <= group_rows) return write(sorted);
-    for (int64_t pos = 0; pos < sorted.num_rows; pos += group_rows) {
-      RETURN_NOT_OK(write(*columnar::SliceBatch(sorted, pos, std::min(group_rows, sorted.num_rows - pos))));
-    }
-    return Status::OK();
-  }));
+  RETURN_NOT_OK(f->sorter->Finish(
+      [&](const RecordBatch& sorted) {
+        std::optional<FileStatsCollector> part;
+        {
+          std::lock_guard<std::mutex> lock(prepared_mu);
+          if (prepared.empty()) return Status::Internal("local sort: a batch reached the writer unprepared");
+          part = std::move(prepared.front());
+          prepared.pop_front();
+        }
+        if (sorted.num_rows <= group_rows) return write(sorted, part ? &*part : nullptr);
+        for (int64_t pos = 0; pos < sorted.num_rows; pos += group_rows) {
+          RETURN_NOT_OK(
+              write(*columnar::SliceBatch(sorted, pos, std::min(group_rows, sorted.num_rows - pos)), nullptr));
+        }
+        return Status::OK();
+      },
+      prepare));
   sort_peak_ = std::max(sort_peak_, f->sorter->peak_memory_bytes());
   sort_runs_ += f->sorter->runs_spilled();
   if (f->writer) RETURN_NOT_OK(CloseFile(f));

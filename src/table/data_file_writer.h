@@ -101,6 +101,8 @@ class DataFileWriter {
   Status WriteSorted(const std::string& dir, const delta::PartitionValues& values, const columnar::RecordBatch& data);
   // Writes a sorted stream's rows into files cut at the target size on disk; the stream is
   // then removed from open_.
+  // An empty collector of this table's file stats.
+  Result<FileStatsCollector> MakeStatsCollector() const;
   Status FlushSorted(const std::string& dir);
   // The file's size budget in the in-memory bytes that est_bytes counts (see RawTarget in the
   // .cc).

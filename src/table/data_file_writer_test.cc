@@ -1,6 +1,9 @@
 #include "table/data_file_writer.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -516,6 +519,53 @@ TEST(FileStatsCollector, MalformedUtf8StringsGetNoBounds) {
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->Min({"s"}), nullptr);
   EXPECT_EQ(stats->NullCount({"s"}), 0);
+}
+
+// Collecting batches apart and merging the collectors gives the stats of collecting them in
+// one: counts, NULLs, integer/double/string bounds (NaNs ignored), columns all NULL in some parts.
+TEST(FileStatsCollector, MergedPartsEqualOneCollectorOverAllBatches) {
+  std::vector<delta::SchemaField> fields(3);
+  fields[0].name = "i";
+  fields[0].type = "long";
+  fields[1].name = "d";
+  fields[1].type = "double";
+  fields[2].name = "s";
+  fields[2].type = "string";
+  const std::vector<c::TypePtr> types = {c::Int64(), c::Float64(), c::String()};
+  auto schema = std::make_shared<c::Schema>();
+  schema->fields = {{"i", c::Int64(), true}, {"d", c::Float64(), true}, {"s", c::String(), true}};
+  std::mt19937 rng(5);
+  std::vector<c::RecordBatch> batches;
+  for (int b = 0; b < 12; ++b) {
+    std::vector<c::VectorPtr> cols;
+    for (const auto& t : types) cols.push_back(c::Vector::Make(t));
+    const int n = 1 + static_cast<int>(rng() % 50);
+    const bool all_null = b % 5 == 2;
+    for (int r = 0; r < n; ++r) {
+      const uint32_t x = rng();
+      if (all_null || x % 7 == 0) {
+        for (auto& col : cols) col->AppendNull();
+        continue;
+      }
+      cols[0]->Append<int64_t>(static_cast<int64_t>(x % 100000) - 50000);
+      cols[1]->Append<double>(x % 13 == 0 ? std::nan("") : static_cast<double>(x % 1000) / 7.0 - 60.0);
+      cols[2]->AppendString("v" + std::to_string(x % 9973));
+    }
+    batches.emplace_back(schema, std::move(cols), n);
+  }
+  auto whole = FileStatsCollector::Make(fields, types, false, 32, std::nullopt);
+  ASSERT_TRUE(whole.ok());
+  for (const auto& b : batches) whole->Update(b);
+  auto merged = FileStatsCollector::Make(fields, types, false, 32, std::nullopt);
+  ASSERT_TRUE(merged.ok());
+  for (size_t from = 0; from < batches.size(); from += 3) {
+    FileStatsCollector part = *merged;
+    part.Reset();
+    for (size_t b = from; b < std::min(batches.size(), from + 3); ++b) part.Update(batches[b]);
+    merged->Merge(part);
+  }
+  EXPECT_EQ(merged->num_records(), whole->num_records());
+  EXPECT_EQ(merged->ToJson(), whole->ToJson());
 }
 
 TEST(FileStatsText, TruncatesStringsAndRoundsTimestamps) {

@@ -199,20 +199,23 @@ class ExternalSorter::MemorySource : public ExternalSorter::Source {
 // consumer's work (Parquet encoding) then run on two cores. Chunks alternate between `reuse` and
 // a second set of vectors, so two chunks are held at once.
 template <typename Sorted, typename Consume>  // Sorted: ExternalSorter::SortedBuffer
-Status GatherInChunks(const Sorted& sorted, int64_t chunk, std::vector<VectorPtr>* reuse, Consume&& consume) {
+Status GatherInChunks(const Sorted& sorted, int64_t chunk, std::vector<VectorPtr>* reuse, Consume&& consume,
+                      const ExternalSorter::Prepare& prepare = nullptr) {
   const int64_t n = sorted.rows();
   if (n == 0) return Status::OK();
   std::vector<VectorPtr> second;
   std::vector<VectorPtr>* sets[2] = {reuse, &second};
   BatchPtr next = sorted.Gather(0, std::min(chunk, n), sets[0]);
+  if (prepare) prepare(*next);
   for (int64_t pos = 0, k = 0; pos < n; ++k) {
     BatchPtr cur = std::move(next);
     const int64_t after = pos + cur->num_rows;
     std::thread helper;
     if (after < n) {
       std::vector<VectorPtr>* into = sets[(k + 1) % 2];
-      helper = std::thread([&sorted, &next, after, chunk, n, into] {
+      helper = std::thread([&sorted, &next, &prepare, after, chunk, n, into] {
         next = sorted.Gather(after, std::min(chunk, n - after), into);
+        if (prepare) prepare(*next);
       });
     }
     Status st = consume(*cur);
@@ -626,12 +629,12 @@ Status ExternalSorter::WaitForSpill() {
   return st;
 }
 
-Status ExternalSorter::Finish(const Sink& sink) {
+Status ExternalSorter::Finish(const Sink& sink, const Prepare& prepare) {
   RETURN_NOT_OK(WaitForSpill());
   if (runs_.empty()) {
     if (buffered_rows_ == 0) return Status::OK();
     ASSIGN_OR_RETURN(SortedBuffer sorted, SortedInMemory());
-    return GatherInChunks(sorted, options_.output_batch_rows, &out_cols_, sink);
+    return GatherInChunks(sorted, options_.output_batch_rows, &out_cols_, sink, prepare);
   }
   // A large last buffer is spilled too, so it and the merge chunks share the budget.
   if (buffer_bytes() > options_.memory_limit / 2) {
@@ -667,7 +670,7 @@ Status ExternalSorter::Finish(const Sink& sink) {
     ASSIGN_OR_RETURN(SortedBuffer sorted, SortedInMemory());
     sources.push_back(std::make_unique<MemorySource>(std::move(sorted)));
   }
-  RETURN_NOT_OK(Merge(std::move(sources), sink));
+  RETURN_NOT_OK(Merge(std::move(sources), sink, prepare));
   std::vector<std::string> done = std::move(runs_);
   runs_.clear();
   for (const auto& r : done) RETURN_NOT_OK(fs_->Delete(r));
@@ -884,7 +887,8 @@ class ExternalSorter::ChunkMerger {
 // A producer thread merges and gathers chunks up to two ahead of the sink (the Parquet writer
 // encoding them), so a chunk that needs many source reads is absorbed by the ones before it.
 // Three sets of output vectors rotate: the chunk in the sink and two ready ones.
-Status ExternalSorter::Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink) {
+Status ExternalSorter::Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink,
+                             const Prepare& prepare) {
   ChunkMerger merger(*this, std::move(sources));
   RETURN_NOT_OK(merger.Start());
   constexpr size_t kSets = 3;
@@ -908,6 +912,7 @@ Status ExternalSorter::Merge(std::vector<std::unique_ptr<Source>> sources, const
         if (stop) break;
       }
       Result<BatchPtr> next = merger.Next(&sets[k % kSets]);
+      if (prepare && next.ok() && *next) prepare(**next);
       std::lock_guard<std::mutex> lock(mu);
       if (!next.ok() || !*next) {
         produce_status = next.status();

@@ -81,6 +81,7 @@ struct ExternalSorterOptions {
 class ExternalSorter {
  public:
   using Sink = std::function<Status(const columnar::RecordBatch&)>;
+  using Prepare = std::function<void(const columnar::RecordBatch&)>;
 
   // InvalidArgument for a bad column list, an unsortable column or a non-positive limit.
   static Result<std::unique_ptr<ExternalSorter>> Make(std::shared_ptr<io::FileSystem> fs,
@@ -94,8 +95,11 @@ class ExternalSorter {
   // Sorts the buffered rows and writes them as a run (no-op when empty).
   Status Spill();
   // Hands every row to `sink` in sorted order (batches of up to output_batch_rows rows; ties
-  // keep arrival order), then deletes the runs. The sorter is empty afterwards.
-  Status Finish(const Sink& sink);
+  // keep arrival order), then deletes the runs. The sorter is empty afterwards. `prepare`, when
+  // set, sees every batch before `sink` does, in the same order, on the thread that gathered it
+  // (so possibly while `sink` takes an earlier batch): work on a batch that needs no ordering
+  // with the sink goes there, off the sink's thread.
+  Status Finish(const Sink& sink, const Prepare& prepare = nullptr);
 
   // Accounted bytes of the buffered rows (column bytes plus the keys and permutation a sort
   // of them needs), plus those of the run a background spill is writing.
@@ -155,7 +159,7 @@ class ExternalSorter {
   Status WriteRun(const SortedBuffer& sorted, parquet::ParquetWriter* writer);
   // What the buffer may hold before it is spilled.
   int64_t FillLimit() const { return background_ ? options_.memory_limit / 2 : options_.memory_limit; }
-  Status Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink);
+  Status Merge(std::vector<std::unique_ptr<Source>> sources, const Sink& sink, const Prepare& prepare = nullptr);
   // Peak accounting: the buffer side (the driving thread) and the spill side (the run being
   // written) each publish their bytes; the peak is the most both held at once.
   void Track(int64_t bytes);

@@ -1,5 +1,6 @@
 #include "table/file_stats_collector.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -121,6 +122,26 @@ Result<FileStatsCollector> FileStatsCollector::Make(const std::vector<delta::Sch
 void FileStatsCollector::Reset() {
   num_records_ = 0;
   for (auto& a : accs_) a = Acc{};
+}
+
+void FileStatsCollector::Merge(const FileStatsCollector& other) {
+  num_records_ += other.num_records_;
+  for (size_t li = 0; li < accs_.size() && li < other.accs_.size(); ++li) {
+    Acc& a = accs_[li];
+    const Acc& o = other.accs_[li];
+    a.nulls += o.nulls;
+    if (!o.has) continue;
+    if (!a.has) {
+      a = Acc{a.nulls, true, o.imin, o.imax, o.dmin, o.dmax, o.smin, o.smax};
+      continue;
+    }
+    a.imin = std::min(a.imin, o.imin);
+    a.imax = std::max(a.imax, o.imax);
+    a.dmin = std::min(a.dmin, o.dmin);
+    a.dmax = std::max(a.dmax, o.dmax);
+    if (o.smin < a.smin) a.smin = o.smin;
+    if (o.smax > a.smax) a.smax = o.smax;
+  }
 }
 
 void FileStatsCollector::Update(const columnar::RecordBatch& batch) {

@@ -46,6 +46,9 @@ class FileStatsCollector {
 
   // Adds the rows of a batch (the data columns, in order).
   void Update(const columnar::RecordBatch& batch);
+  // Adds what another collector of the same columns saw (as if its batches were added here), so
+  // batches may be collected apart (on another thread) and combined.
+  void Merge(const FileStatsCollector& other);
   void Reset();
   int64_t num_records() const { return num_records_; }
   const std::vector<StatsLeaf>& leaves() const { return leaves_; }
