@@ -50,7 +50,7 @@ int64_t HeldBytes(const RecordBatch& b) {
 // run is read back page by page.
 parquet::WriterProperties SpillProperties(int64_t memory_limit) {
   return parquet::WriterProperties::Builder()
-      .compression(getenv("SPILLNOZ") ? parquet::CompressionCodec::kUncompressed : parquet::CompressionCodec::kLz4Raw)
+      .compression(parquet::CompressionCodec::kLz4Raw)
       .dictionary(false)
       .statistics(false)
       .page_crc(false)

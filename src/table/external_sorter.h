@@ -5,8 +5,8 @@
 // buffer is sorted by normalized keys (local_sort_key.h, or z-order keys from local_sort_zorder.h)
 // and spilled as a sorted run — a Parquet file in the spill directory (the table's `_shoal/tmp/`) —
 // and at Finish the runs and the last in-memory buffer are k-way merged into the sink (chunk by
-// chunk, each chunk gathered by segment codes on a helper thread while the sink takes the previous
-// one). Runs are deleted once merged (and by the destructor on error paths). Memory stays near the
+// chunk, each chunk taken from the runs in spans and gathered on a producer thread up to two
+// chunks ahead of the sink). Runs are deleted once merged (and by the destructor on error paths). Memory stays near the
 // budget: the buffer (raw column bytes plus key and permutation bytes) is kept under it, and the
 // merge reads each run in chunks sized so that all chunks together fit it; more than
 // max_merge_fan_in runs are first merged into bigger runs. With lexicographic keys of flat columns

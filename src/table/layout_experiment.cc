@@ -75,9 +75,7 @@ Result<WriteTime> WriteData(std::shared_ptr<io::FileSystem> fs, const std::strin
     gen_cpu += ClockMs(CLOCK_THREAD_CPUTIME_ID) - g0;
     RETURN_NOT_OK(w->Write(b));
   }
-  const double fin0 = WallMs();
   ASSIGN_OR_RETURN(auto adds, w->Finish());
-  if (std::getenv("SHOAL_PHASES")) std::fprintf(stderr, "phases: write %.0f ms (gen cpu %.0f), finish %.0f ms\n", fin0 - wall0, gen_cpu, WallMs() - fin0);
   // A sorted write's worker sorts while rows are generated: its CPU counts, the generator's not.
   const double cpu = CpuMs() - cpu0 - gen_cpu;
   const double wall = WallMs() - wall0;
