@@ -107,7 +107,7 @@ ColumnWriter::ColumnWriter(const WriteLeaf& leaf, const ColumnProperties& column
 }
 
 void ColumnWriter::ResetChunk() {
-  use_dictionary_ = dict_ != nullptr;
+  use_dictionary_ = dict_ != nullptr && file_choice_ != FileChoice::kFallback;
   if (dict_) dict_->Reset();
   pages_.Reset();
   chunk_stats_.Reset();
@@ -506,8 +506,9 @@ Status ColumnWriter::FlushPage() {
   if (page_levels_ == 0) return Status::OK();
   const bool high_cardinality = use_dictionary_ && dict_->size() * 4 >= page_values_;
   if (use_dictionary_ && dict_pages_used_ == 0 && chunk_levels_ == 0 && page_values_ > 0 &&
-      (high_cardinality || fallback_ == Encoding::kDeltaBinaryPacked)) {
+      file_choice_ == FileChoice::kUndecided && (high_cardinality || fallback_ == Encoding::kDeltaBinaryPacked)) {
     RETURN_NOT_OK(ChooseDictionaryOrFallback(high_cardinality));
+    file_choice_ = use_dictionary_ ? FileChoice::kDictionary : FileChoice::kFallback;
   }
   Encoding enc = Encoding::kPlain;
   RETURN_NOT_OK(EncodeValues(&encoded_, &enc));

@@ -85,6 +85,10 @@ class ColumnWriter {
   int width_ = 0;  // physical value width in the page buffers (0 for byte arrays)
   Encoding fallback_ = Encoding::kPlain;
   bool use_dictionary_ = false;  // current mode
+  // The first-page rule's choice in this file's first chunk that ran it: later chunks (row
+  // groups) of the file take it without the trial (a fallback starts them without a dictionary).
+  enum class FileChoice : unsigned char { kUndecided, kDictionary, kFallback };
+  FileChoice file_choice_ = FileChoice::kUndecided;
   StatsKind stats_kind_ = StatsKind::kNone;
 
   PageWriter pages_;

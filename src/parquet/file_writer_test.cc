@@ -366,6 +366,45 @@ TEST(ParquetWriter, FirstPageRuleComparesTheFormsAsStored) {
   EXPECT_EQ(row, n);
 }
 
+// The first-page rule runs once per column per file: later row groups take the first chunk's
+// choice without the trial (LocalSort writes 64Ki-row row groups, and the trial compressed each
+// chunk's first page three times). Here the first row group's values are all distinct (no
+// dictionary), and the second row group's, which alone keep their dictionary (few values in
+// runs), are written without one too; the rows read back unchanged.
+TEST(ParquetWriter, LaterRowGroupsTakeTheFirstChunksDictionaryChoice) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = {{"v", columnar::Int64(), false}};
+  const int64_t half = 32768;
+  VectorPtr all = Vector::Make(columnar::Int64(), 2 * half), second = Vector::Make(columnar::Int64(), half);
+  for (int64_t i = 0; i < 2 * half; ++i) {
+    const int64_t v = i < half ? i * 7919 : i / 1000;
+    all->Append<int64_t>(v);
+    if (i >= half) second->Append<int64_t>(v);
+  }
+  const auto props = WriterProperties::Builder()
+                         .compression(CompressionCodec::kSnappy)
+                         .max_row_group_rows(half)
+                         .encoding("v", Encoding::kPlain)
+                         .Build();
+  auto both = WriteFile(fs, "/both.parquet", columnar::RecordBatch(schema, {all}, 2 * half), props);
+  ASSERT_EQ(both.row_groups.size(), 2u);
+  EXPECT_FALSE(both.row_groups[0].columns[0].meta_data->dictionary_page_offset.has_value());
+  EXPECT_FALSE(both.row_groups[1].columns[0].meta_data->dictionary_page_offset.has_value());
+  auto alone = WriteFile(fs, "/alone.parquet", columnar::RecordBatch(schema, {second}, half), props);
+  ASSERT_EQ(alone.row_groups.size(), 1u);
+  EXPECT_TRUE(alone.row_groups[0].columns[0].meta_data->dictionary_page_offset.has_value());
+  auto reader = ParquetReader::Open(fs, "/both.parquet");
+  ASSERT_TRUE(reader.ok());
+  auto read = (*reader)->ReadAll();
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  int64_t row = 0;
+  for (const auto& got : *read) {
+    for (int64_t i = 0; i < got->num_rows; ++i, ++row) ASSERT_EQ(got->column(0)->Get<int64_t>(i), all->Get<int64_t>(row));
+  }
+  EXPECT_EQ(row, 2 * half);
+}
+
 TEST(ParquetWriter, WritesSortingColumnsKeyValuesFieldIdsAndCreatedBy) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto batch = MakeIndexedBatch(100);
