@@ -46,25 +46,7 @@ int64_t RunMerger::TakeBeforeRunnerUp(int64_t most) const {
     const int c = std::memcmp(x.keys.data() + (pos_[top] + k) * x.width, bound, width);
     return c < 0 || (c == 0 && top < next);
   };
-  // Row 0 is the top's. Gallop to a row that does not come first, then bisect.
-  int64_t lo = 0, hi = most, step = 1;
-  while (lo + step < most) {
-    if (!before(lo + step)) {
-      hi = lo + step;
-      break;
-    }
-    lo += step;
-    step *= 2;
-  }
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (before(mid)) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo + 1;
+  return LeadingCount(most, before);  // row 0 is the top's
 }
 
 void RunMerger::Next(int64_t n, std::vector<uint32_t>* codes) {

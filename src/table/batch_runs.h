@@ -28,6 +28,32 @@
 
 namespace shoal::table {
 
+// For a predicate true at 0 and monotone (true, then false) on [0, most): how many k hold, at
+// least one. Found by galloping (1, 2, 4, ... ahead) then bisecting, so a short count costs a
+// compare or two and a long one about 2 log2 of it. The merges of sorted runs use it to take the
+// top run's rows up to the runner-up's current row in one step.
+template <typename Holds>
+int64_t LeadingCount(int64_t most, Holds&& holds) {
+  int64_t lo = 0;     // holds(lo)
+  int64_t hi = most;  // !holds(hi), or hi == most
+  for (int64_t step = 1; lo + step < most; step *= 2) {
+    if (!holds(lo + step)) {
+      hi = lo + step;
+      break;
+    }
+    lo += step;
+  }
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (holds(mid)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo + 1;
+}
+
 // One kept batch, sorted.
 struct BatchRun {
   uint32_t first_segment = 0;  // segment of the batch's first row

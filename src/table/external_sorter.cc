@@ -805,8 +805,8 @@ class ExternalSorter::ChunkMerger {
   }
 
   // How many of the heap top's rows, from its current one and at most `most`, come before the
-  // runner-up source's current row (ties: the earlier source first); at least one. Rows of a
-  // source are sorted, so the count is found by galloping then bisecting.
+  // runner-up source's current row (ties: the earlier source first); at least one (rows of a
+  // source are sorted: batch_runs.h's LeadingCount).
   int64_t SpanBeforeRunnerUp(uint32_t top, int64_t most) const {
     if (heap_.size() == 1 || most <= 1) return most;
     uint32_t next = heap_[1];
@@ -817,27 +817,7 @@ class ExternalSorter::ChunkMerger {
       const int r = CompareKeyRows(x.keys, x.pos + k, y.keys, y.pos);
       return r < 0 || (r == 0 && top < next);
     };
-    // Row 0 comes first (it is the top). Find the first k in [1, most) that does not.
-    int64_t lo = 0;  // before(lo) holds
-    int64_t step = 1;
-    int64_t hi = most;  // before(hi) fails, or hi == most
-    while (lo + step < most) {
-      if (!before(lo + step)) {
-        hi = lo + step;
-        break;
-      }
-      lo += step;
-      step *= 2;
-    }
-    while (hi - lo > 1) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (before(mid)) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo + 1;
+    return LeadingCount(most, before);  // row 0 comes first: it is the top
   }
 
   // Whether source a's current row sorts after source b's.

@@ -240,6 +240,23 @@ TEST(ExternalSorter, BatchRunsMergedAtTheEndEqualTheWholeSort) {
   }
 }
 
+// The merges' span length: every boundary of every length up to 70, against counting.
+TEST(LeadingCount, CountsTheLeadingTrueValuesOfAMonotonePredicate) {
+  for (int64_t most = 1; most <= 70; ++most) {
+    for (int64_t t = 1; t <= most; ++t) {
+      int calls = 0;
+      const int64_t got = LeadingCount(most, [&](int64_t k) {
+        ++calls;
+        EXPECT_GE(k, 0);
+        EXPECT_LT(k, most);
+        return k < t;
+      });
+      ASSERT_EQ(got, t) << "most " << most;
+      EXPECT_LE(calls, 16) << "most " << most << " t " << t;
+    }
+  }
+}
+
 TEST(ExternalSorter, RejectsBadOptions) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto schema = std::make_shared<c::Schema>(RowSchema());
