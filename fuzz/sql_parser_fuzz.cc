@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "sql/lexer.h"
-#include "sql/parser.h"
+#include "sql/parser/lexer.h"
+#include "sql/parser/parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "columnar/vector.h"
-#include "sql/query_result_impl.h"
+#include "sql/session/query_result_impl.h"
 
 namespace shoal::cli {
 

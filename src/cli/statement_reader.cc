@@ -1,6 +1,6 @@
 #include "cli/statement_reader.h"
 
-#include "sql/lexer.h"
+#include "sql/parser/lexer.h"
 
 namespace shoal::cli {
 

@@ -1,5 +1,5 @@
 // The row-level stress workload shared by the multi-process (src/cli/stress_e2e_test.cc) and
-// in-process (src/sql/stress_mt_test.cc) stress tests: DML statements on disjoint rows of the
+// in-process (src/sql/session/stress_mt_test.cc) stress tests: DML statements on disjoint rows of the
 // same files, each with the oracle change it makes when acknowledged.
 #pragma once
 

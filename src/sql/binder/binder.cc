@@ -1,0 +1,446 @@
+// Query binding: SELECT (with aggregation, DISTINCT, ORDER BY, LIMIT), VALUES, set
+// operations and WITH.
+#include "sql/binder/binder.h"
+
+#include <strings.h>
+
+#include "expr/coercion.h"
+#include "expr/evaluate.h"
+
+namespace shoal::sql {
+
+namespace {
+
+using columnar::Value;
+
+bool NameEq(const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; }
+
+// The name a select item gets without an alias: the column's name, else the SQL text.
+std::string DeriveName(const ParsedExpression& e) {
+  if (e.kind == ExprKind::kColumnRef) return e.As<ColumnRefExpression>().parts.back();
+  if (e.kind == ExprKind::kFunction) {
+    const auto& f = e.As<FunctionExpression>();
+    if (f.args.size() == 1 && f.args[0]->kind == ExprKind::kStar) return f.name + "(*)";
+  }
+  return e.ToString();
+}
+
+// The 1-based ordinal when `e` is an integer literal, else 0.
+Result<int64_t> Ordinal(const ParsedExpression& e, size_t count, const char* clause) {
+  if (e.kind != ExprKind::kConstant) return 0;
+  const auto& c = e.As<ConstantExpression>();
+  if (c.literal_kind != LiteralKind::kInteger) return 0;
+  int64_t k = 0;
+  try {
+    k = std::stoll(c.text);
+  } catch (...) {
+    k = -1;
+  }
+  if (k < 1 || static_cast<size_t>(k) > count) {
+    return Status::Binder(std::string(clause) + " term out of range - should be between 1 and " +
+                          std::to_string(count));
+  }
+  return k;
+}
+
+LogicalPtr MakeDistinct(LogicalPtr child) {
+  auto op = std::make_unique<LogicalOperator>(LogicalKind::kAggregate);
+  op->columns = child->columns;
+  for (size_t i = 0; i < child->columns.size(); ++i) {
+    const auto& f = child->columns[i];
+    op->groups.push_back(expr::ColumnRef(static_cast<int>(i), f.type, f.name, f.nullable));
+  }
+  op->children.push_back(std::move(child));
+  return op;
+}
+
+std::vector<expr::ExprPtr> OutputRefs(const LogicalOperator& op, size_t n) {
+  std::vector<expr::ExprPtr> out;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& f = op.columns[i];
+    out.push_back(expr::ColumnRef(static_cast<int>(i), f.type, f.name, f.nullable));
+  }
+  return out;
+}
+
+std::vector<std::string> Names(const LogicalOperator& op, size_t n) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(op.columns[i].name);
+  return out;
+}
+
+Result<expr::ExprPtr> AsPredicate(expr::ExprPtr e, const char* clause) {
+  if (e->type->id() == columnar::TypeId::kBoolean) return e;
+  auto r = expr::ImplicitCast(e, columnar::Boolean());
+  if (!r.ok()) {
+    return Status::Binder(std::string(clause) + " clause must be BOOLEAN, got " + e->type->ToString());
+  }
+  return r;
+}
+
+}  // namespace
+
+Result<LogicalPtr> Binder::BindQuery(const QueryNode& query) { return BindQueryNode(query); }
+
+Result<LogicalPtr> Binder::BindQueryNode(const QueryNode& query) {
+  bool pushed = !query.ctes.empty();
+  if (pushed) ctes_.push_back(&query.ctes);
+  Result<LogicalPtr> r = Status::Internal("unbound query");
+  switch (query.kind) {
+    case QueryKind::kSelect: r = BindSelect(query.As<SelectNode>()); break;
+    case QueryKind::kValues: {
+      r = BindValues(query.As<ValuesNode>());
+      if (r.ok()) r = BindModifiersOnOutput(query, std::move(r).value());
+      break;
+    }
+    case QueryKind::kSetOperation: {
+      r = BindSetOperation(query.As<SetOperationNode>());
+      if (r.ok()) r = BindModifiersOnOutput(query, std::move(r).value());
+      break;
+    }
+  }
+  if (pushed) ctes_.pop_back();
+  return r;
+}
+
+Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
+  Scope scope;
+  LogicalPtr plan;
+  if (s.from) {
+    ASSIGN_OR_RETURN(plan, BindTableRef(*s.from, &scope));
+  } else {
+    plan = std::make_unique<LogicalOperator>(LogicalKind::kValues);
+    plan->values = std::make_shared<columnar::RecordBatch>(std::make_shared<columnar::Schema>(),
+                                                           std::vector<columnar::VectorPtr>{}, 1);
+  }
+  if (s.where) {
+    if (ContainsAggregate(*s.where)) return Status::Binder("WHERE clause cannot contain aggregates");
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.clause = "WHERE";
+    ASSIGN_OR_RETURN(expr::ExprPtr pred, BindExpr(*s.where, ctx));
+    ASSIGN_OR_RETURN(pred, AsPredicate(pred, "WHERE"));
+    plan = MakeFilter(std::move(plan), pred);
+  }
+
+  // Select items, with `*` expanded to bound column references.
+  struct Item {
+    const ParsedExpression* ast = nullptr;
+    expr::ExprPtr bound;
+    std::string name;
+  };
+  std::vector<Item> items;
+  std::vector<std::pair<std::string, const ParsedExpression*>> aliases;
+  for (const auto& si : s.select_list) {
+    if (si.expr->kind == ExprKind::kStar) {
+      const auto& q = si.expr->As<StarExpression>().qualifier;
+      size_t before = items.size();
+      for (const auto& c : scope.columns) {
+        if (q.empty() ? c.hidden : !NameEq(c.table, q.back())) continue;
+        items.push_back({nullptr, expr::ColumnRef(c.index, c.type, c.name, c.nullable), c.name});
+      }
+      if (items.size() == before) {
+        if (!q.empty()) return Status::Binder("Referenced table \"" + q.back() + "\" not found");
+        return Status::Binder("SELECT * with no tables specified is not valid");
+      }
+      continue;
+    }
+    std::string name = si.alias.empty() ? DeriveName(*si.expr) : si.alias;
+    if (!si.alias.empty()) aliases.emplace_back(si.alias, si.expr.get());
+    items.push_back({si.expr.get(), nullptr, name});
+  }
+
+  bool aggregate = !s.group_by.empty() || s.having != nullptr;
+  for (const auto& it : items) aggregate = aggregate || (it.ast && ContainsAggregate(*it.ast));
+  for (const auto& o : s.order_by) aggregate = aggregate || ContainsAggregate(*o.expr);
+
+  AggregateState agg;
+  if (aggregate) {
+    ExprContext gctx;
+    gctx.scope = &scope;
+    gctx.clause = "GROUP BY";
+    for (const auto& g : s.group_by) {
+      ASSIGN_OR_RETURN(int64_t k, Ordinal(*g, items.size(), "GROUP BY"));
+      expr::ExprPtr bound;
+      const ParsedExpression* ast = g.get();
+      if (k > 0) {
+        ast = items[k - 1].ast;
+        bound = items[k - 1].bound;
+      } else if (g->kind == ExprKind::kColumnRef && g->As<ColumnRefExpression>().parts.size() == 1) {
+        // Spark: a GROUP BY name that is no input column may name a select alias.
+        const std::string& n = g->As<ColumnRefExpression>().parts[0];
+        bool in_scope = false;
+        for (const auto& c : scope.columns) in_scope = in_scope || (!c.hidden && NameEq(c.name, n));
+        if (!in_scope) {
+          for (const auto& [alias, a] : aliases) {
+            if (NameEq(alias, n)) {
+              ast = a;
+              break;
+            }
+          }
+        }
+      }
+      if (!bound) {
+        if (ContainsAggregate(*ast)) return Status::Binder("GROUP BY clause cannot contain aggregates");
+        ASSIGN_OR_RETURN(bound, BindExpr(*ast, gctx));
+      }
+      bool dup = false;
+      for (const auto& e : agg.groups) dup = dup || e->Equals(*bound);
+      if (!dup) agg.groups.push_back(bound);
+    }
+  }
+
+  ExprContext ctx;
+  ctx.scope = &scope;
+  ctx.agg = aggregate ? &agg : nullptr;
+  ctx.aliases = &aliases;
+  ctx.clause = "SELECT";
+  std::vector<expr::ExprPtr> exprs;
+  std::vector<std::string> names;
+  for (const auto& it : items) {
+    expr::ExprPtr b = it.bound;
+    if (b && aggregate) {
+      int match = -1;
+      for (size_t i = 0; i < agg.groups.size() && match < 0; ++i) {
+        if (agg.groups[i]->Equals(*b)) match = static_cast<int>(i);
+      }
+      if (match < 0) {
+        return Status::Binder("column \"" + it.name +
+                              "\" must appear in the GROUP BY clause or must be part of an "
+                              "aggregate function");
+      }
+      b = expr::ColumnRef(match, b->type, it.name, b->nullable);
+    } else if (!b) {
+      ExprContext ictx = ctx;
+      ictx.aliases = nullptr;  // select items cannot refer to each other
+      ASSIGN_OR_RETURN(b, BindExpr(*it.ast, ictx));
+    }
+    exprs.push_back(b);
+    names.push_back(it.name);
+  }
+  const size_t visible = exprs.size();
+
+  expr::ExprPtr having;
+  if (s.having) {
+    ExprContext hctx = ctx;
+    hctx.clause = "HAVING";
+    ASSIGN_OR_RETURN(having, BindExpr(*s.having, hctx));
+    ASSIGN_OR_RETURN(having, AsPredicate(having, "HAVING"));
+  }
+
+  // ORDER BY: ordinals and output names refer to select columns; other expressions are
+  // computed as hidden columns of the projection.
+  std::vector<SortKey> keys;
+  for (const auto& o : s.order_by) {
+    ASSIGN_OR_RETURN(int64_t k, Ordinal(*o.expr, visible, "ORDER BY"));
+    int col = static_cast<int>(k) - 1;
+    if (col < 0 && o.expr->kind == ExprKind::kColumnRef &&
+        o.expr->As<ColumnRefExpression>().parts.size() == 1) {
+      const std::string& n = o.expr->As<ColumnRefExpression>().parts[0];
+      for (size_t i = 0; i < visible && col < 0; ++i) {
+        if (NameEq(names[i], n)) col = static_cast<int>(i);
+      }
+    }
+    if (col < 0) {
+      ExprContext octx = ctx;
+      octx.clause = "ORDER BY";
+      ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*o.expr, octx));
+      for (size_t i = 0; i < exprs.size() && col < 0; ++i) {
+        if (exprs[i]->Equals(*b)) col = static_cast<int>(i);
+      }
+      if (col < 0) {
+        if (s.distinct) {
+          return Status::Binder("for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
+        }
+        col = static_cast<int>(exprs.size());
+        exprs.push_back(b);
+        names.push_back("__order_" + std::to_string(col));
+      }
+    }
+    SortKey key;
+    key.descending = o.descending;
+    key.nulls_first = o.nulls == NullsOrder::kDefault ? !o.descending : o.nulls == NullsOrder::kFirst;
+    key.expr = expr::ColumnRef(col, exprs[col]->type, names[col], exprs[col]->nullable);
+    keys.push_back(std::move(key));
+  }
+
+  if (aggregate) {
+    auto a = std::make_unique<LogicalOperator>(LogicalKind::kAggregate);
+    for (const auto& g : agg.groups) {
+      std::string n = g->kind == expr::ExprKind::kColumnRef ? g->name : g->ToString();
+      a->columns.push_back({n, g->type, g->nullable});
+    }
+    for (const auto& c : agg.aggregates) a->columns.push_back({c.display, c.binding.result_type, true});
+    a->groups = std::move(agg.groups);
+    a->aggregates = std::move(agg.aggregates);
+    a->children.push_back(std::move(plan));
+    plan = std::move(a);
+    if (having) plan = MakeFilter(std::move(plan), having);
+  }
+  plan = MakeProject(std::move(plan), std::move(exprs), names);
+  if (s.distinct) plan = MakeDistinct(std::move(plan));
+  if (!keys.empty()) {
+    auto sort = std::make_unique<LogicalOperator>(LogicalKind::kSort);
+    sort->columns = plan->columns;
+    sort->sort_keys = std::move(keys);
+    sort->children.push_back(std::move(plan));
+    plan = std::move(sort);
+  }
+  if (plan->columns.size() > visible) {
+    auto refs = OutputRefs(*plan, visible);
+    auto n = Names(*plan, visible);
+    plan = MakeProject(std::move(plan), std::move(refs), std::move(n));
+  }
+  return ApplyLimit(s, std::move(plan));
+}
+
+Result<LogicalPtr> Binder::BindValues(const ValuesNode& v) {
+  Scope empty;
+  ExprContext ctx;
+  ctx.scope = &empty;
+  ctx.clause = "VALUES";
+  size_t ncols = v.rows.empty() ? 0 : v.rows[0].size();
+  std::vector<std::vector<expr::ExprPtr>> rows;
+  std::vector<columnar::TypePtr> types(ncols);
+  for (const auto& row : v.rows) {
+    if (row.size() != ncols) return Status::Binder("VALUES lists must all be the same length");
+    std::vector<expr::ExprPtr> bound;
+    for (size_t c = 0; c < ncols; ++c) {
+      ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*row[c], ctx));
+      if (!types[c]) {
+        types[c] = b->type;
+      } else {
+        ASSIGN_OR_RETURN(types[c], expr::CommonType(types[c], b->type));
+      }
+      bound.push_back(std::move(b));
+    }
+    rows.push_back(std::move(bound));
+  }
+  auto schema = std::make_shared<columnar::Schema>();
+  std::vector<columnar::VectorPtr> cols;
+  for (size_t c = 0; c < ncols; ++c) {
+    schema->fields.push_back({"col" + std::to_string(c), types[c], true});
+    cols.push_back(columnar::Vector::Make(types[c], static_cast<int64_t>(rows.size())));
+  }
+  expr::EvalContext ectx;
+  for (auto& row : rows) {
+    for (size_t c = 0; c < ncols; ++c) {
+      ASSIGN_OR_RETURN(expr::ExprPtr e, expr::Cast(row[c], types[c]));
+      ASSIGN_OR_RETURN(Value val, expr::EvaluateConstant(*e, ectx));
+      if (val.is_null()) {
+        cols[c]->AppendNull();
+      } else {
+        val.AppendTo(cols[c].get());
+      }
+    }
+  }
+  auto op = std::make_unique<LogicalOperator>(LogicalKind::kValues);
+  op->columns = schema->fields;
+  op->values = std::make_shared<columnar::RecordBatch>(schema, std::move(cols),
+                                                       static_cast<int64_t>(rows.size()));
+  return op;
+}
+
+Result<LogicalPtr> Binder::BindSetOperation(const SetOperationNode& node) {
+  ASSIGN_OR_RETURN(LogicalPtr left, BindQueryNode(*node.left));
+  ASSIGN_OR_RETURN(LogicalPtr right, BindQueryNode(*node.right));
+  if (left->columns.size() != right->columns.size()) {
+    return Status::Binder("Set operations can only apply to expressions with the same number of "
+                          "result columns (" + std::to_string(left->columns.size()) + " vs " +
+                          std::to_string(right->columns.size()) + ")");
+  }
+  std::vector<columnar::TypePtr> types;
+  for (size_t i = 0; i < left->columns.size(); ++i) {
+    ASSIGN_OR_RETURN(auto t, expr::CommonType(left->columns[i].type, right->columns[i].type));
+    types.push_back(t);
+  }
+  auto names = Names(*left, left->columns.size());
+  auto cast_side = [&](LogicalPtr side) -> Result<LogicalPtr> {
+    bool needed = false;
+    std::vector<expr::ExprPtr> exprs;
+    for (size_t i = 0; i < types.size(); ++i) {
+      const auto& f = side->columns[i];
+      ASSIGN_OR_RETURN(auto e, expr::Cast(expr::ColumnRef(static_cast<int>(i), f.type, f.name, f.nullable), types[i]));
+      needed = needed || !f.type->Equals(*types[i]) || f.name != names[i];
+      exprs.push_back(e);
+    }
+    if (!needed) return side;
+    return MakeProject(std::move(side), std::move(exprs), names);
+  };
+  ASSIGN_OR_RETURN(left, cast_side(std::move(left)));
+  ASSIGN_OR_RETURN(right, cast_side(std::move(right)));
+  LogicalPtr op;
+  if (node.op == SetOpKind::kUnion) {
+    op = std::make_unique<LogicalOperator>(LogicalKind::kUnion);
+  } else {
+    op = std::make_unique<LogicalOperator>(LogicalKind::kSetOp);
+    op->set_op = node.op == SetOpKind::kExcept ? SetOpType::kExcept : SetOpType::kIntersect;
+    op->all = node.all;
+  }
+  op->columns = left->columns;
+  for (auto& c : op->columns) c.nullable = true;
+  op->children.push_back(std::move(left));
+  op->children.push_back(std::move(right));
+  if (node.op == SetOpKind::kUnion && !node.all) return MakeDistinct(std::move(op));
+  return op;
+}
+
+Result<LogicalPtr> Binder::BindModifiersOnOutput(const QueryNode& query, LogicalPtr plan) {
+  if (!query.order_by.empty()) {
+    Scope scope;
+    for (size_t i = 0; i < plan->columns.size(); ++i) {
+      const auto& f = plan->columns[i];
+      scope.columns.push_back({"", f.name, static_cast<int>(i), f.type, f.nullable, false});
+    }
+    ExprContext ctx;
+    ctx.scope = &scope;
+    ctx.clause = "ORDER BY";
+    auto sort = std::make_unique<LogicalOperator>(LogicalKind::kSort);
+    for (const auto& o : query.order_by) {
+      ASSIGN_OR_RETURN(int64_t k, Ordinal(*o.expr, plan->columns.size(), "ORDER BY"));
+      SortKey key;
+      if (k > 0) {
+        const auto& f = plan->columns[k - 1];
+        key.expr = expr::ColumnRef(static_cast<int>(k - 1), f.type, f.name, f.nullable);
+      } else {
+        ASSIGN_OR_RETURN(key.expr, BindExpr(*o.expr, ctx));
+      }
+      key.descending = o.descending;
+      key.nulls_first = o.nulls == NullsOrder::kDefault ? !o.descending : o.nulls == NullsOrder::kFirst;
+      sort->sort_keys.push_back(std::move(key));
+    }
+    sort->columns = plan->columns;
+    sort->children.push_back(std::move(plan));
+    plan = std::move(sort);
+  }
+  return ApplyLimit(query, std::move(plan));
+}
+
+Result<int64_t> Binder::BindLimitValue(const ParsedExpression& e, const char* what) {
+  ASSIGN_OR_RETURN(Value v, BindConstantValue(e));
+  if (v.is_null()) return int64_t{-1};
+  if (!v.type()->IsInteger()) return Status::Binder(std::string(what) + " must be an integer");
+  int64_t n = v.type()->id() == columnar::TypeId::kUInt64 ? static_cast<int64_t>(v.GetUInt()) : v.GetInt();
+  if (n < 0) return Status::InvalidArgument(std::string(what) + " must not be negative");
+  return n;
+}
+
+Result<LogicalPtr> Binder::ApplyLimit(const QueryNode& query, LogicalPtr plan) {
+  if (!query.limit && !query.offset) return plan;
+  int64_t limit = -1, offset = 0;
+  if (query.limit) {
+    ASSIGN_OR_RETURN(limit, BindLimitValue(*query.limit, "LIMIT"));
+  }
+  if (query.offset) {
+    ASSIGN_OR_RETURN(offset, BindLimitValue(*query.offset, "OFFSET"));
+    if (offset < 0) offset = 0;
+  }
+  auto op = std::make_unique<LogicalOperator>(LogicalKind::kLimit);
+  op->columns = plan->columns;
+  op->limit = limit;
+  op->offset = offset;
+  op->children.push_back(std::move(plan));
+  return op;
+}
+
+}  // namespace shoal::sql

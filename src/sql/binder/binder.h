@@ -1,0 +1,119 @@
+// Binder: turns parsed queries (ast.h) into logical plans (logical_plan.h) with bound,
+// typed expressions — resolving names case-insensitively through scopes of table aliases,
+// expanding `*`, typing literals, inserting implicit casts (through expr's builders), and
+// planning aggregates, DISTINCT, ORDER BY/LIMIT, joins, set operations, VALUES and CTEs.
+//
+// Uncorrelated subqueries (scalar, IN, EXISTS) are planned and run once through the
+// SubqueryRunner while binding; their results are substituted as literals.
+//
+// Thread-safety: a Binder binds one statement on one thread.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "expr/expr.h"
+#include "sql/parser/ast.h"
+#include "sql/binder/logical_plan.h"
+
+namespace shoal::sql {
+
+// Runs a bound plan to completion and returns its rows.
+using SubqueryRunner = std::function<Result<std::vector<columnar::BatchPtr>>(LogicalPtr plan)>;
+
+// Maps a parsed type name to a columnar type (BinderException for unknown names).
+Result<columnar::TypePtr> BindTypeName(const TypeName& type);
+
+// A column visible to expressions: its qualifier (table alias), name and input position.
+struct ScopeColumn {
+  std::string table;
+  std::string name;
+  int index = 0;
+  columnar::TypePtr type;
+  bool nullable = true;
+  bool hidden = false;  // the right side of a USING pair: qualified access only, not in `*`
+};
+
+struct Scope {
+  std::vector<ScopeColumn> columns;
+};
+
+// Aggregation being planned for one SELECT: expressions bound after the GROUP BY refer to
+// its output, the groups followed by the aggregates.
+struct AggregateState {
+  std::vector<expr::ExprPtr> groups;  // over the FROM scope
+  std::vector<AggregateCall> aggregates;
+};
+
+// Where an expression is bound: its scope, and for post-aggregation clauses the aggregation
+// and the select list's aliases (HAVING / ORDER BY may name them).
+struct ExprContext {
+  const Scope* scope = nullptr;
+  AggregateState* agg = nullptr;
+  // Select aliases usable when a name does not resolve in the scope (alias -> AST).
+  const std::vector<std::pair<std::string, const ParsedExpression*>>* aliases = nullptr;
+  const char* clause = "";  // for messages: "WHERE", "GROUP BY", ...
+};
+
+class Catalog;
+
+class Binder {
+ public:
+  explicit Binder(SubqueryRunner runner) : runner_(std::move(runner)) {}
+  // Resolves base table names (Delta tables); without one, they do not exist. Not owned.
+  void set_catalog(const Catalog* catalog) { catalog_ = catalog; }
+
+  // Binds a query to a plan whose output columns carry the result names.
+  Result<LogicalPtr> BindQuery(const QueryNode& query);
+
+ private:
+
+  // --- queries (binder.cc)
+  Result<LogicalPtr> BindQueryNode(const QueryNode& query);
+  Result<LogicalPtr> BindSelect(const SelectNode& select);
+  Result<LogicalPtr> BindValues(const ValuesNode& values);
+  Result<LogicalPtr> BindSetOperation(const SetOperationNode& node);
+  // ORDER BY / LIMIT / OFFSET of a query whose output columns are all that is visible.
+  Result<LogicalPtr> BindModifiersOnOutput(const QueryNode& query, LogicalPtr plan);
+  Result<LogicalPtr> ApplyLimit(const QueryNode& query, LogicalPtr plan);
+  Result<int64_t> BindLimitValue(const ParsedExpression& e, const char* what);
+
+  // --- FROM (binder_from.cc)
+  Result<LogicalPtr> BindTableRef(const TableRef& ref, Scope* scope);
+  Result<LogicalPtr> BindJoin(const JoinRef& join, Scope* scope);
+  Result<LogicalPtr> BindTableFunction(const TableFunctionRef& ref, Scope* scope);
+  // A base table from the catalog, with time travel (binder_catalog.cc).
+  Result<LogicalPtr> BindCatalogTable(const BaseTableRef& table, const TableRef& ref, Scope* scope);
+  Result<LogicalPtr> BindNamedQuery(const QueryNode& query, const std::string& alias,
+                                    const std::vector<std::string>& column_aliases, Scope* scope);
+  const CommonTableExpr* FindCte(const std::string& name) const;
+
+  // --- expressions (binder_expression.cc)
+  Result<expr::ExprPtr> BindExpr(const ParsedExpression& e, ExprContext& ctx);
+  Result<expr::ExprPtr> BindExprInner(const ParsedExpression& e, ExprContext& ctx);
+  Result<expr::ExprPtr> BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx);
+  Result<expr::ExprPtr> BindFunction(const FunctionExpression& e, ExprContext& ctx);
+  Result<expr::ExprPtr> BindAggregate(const FunctionExpression& e, ExprContext& ctx);
+  Result<expr::ExprPtr> BindBinary(const BinaryExpression& e, ExprContext& ctx);
+  Result<expr::ExprPtr> BindConstant(const ConstantExpression& e);
+  Result<expr::ExprPtr> BindSubqueryExpr(const ParsedExpression& e, ExprContext& ctx);
+  Result<std::vector<columnar::BatchPtr>> RunSubquery(const QueryNode& query, int* num_columns,
+                                                      columnar::TypePtr* type);
+  // A constant expression (no columns) evaluated now.
+  Result<columnar::Value> BindConstantValue(const ParsedExpression& e);
+
+  SubqueryRunner runner_;
+  const Catalog* catalog_ = nullptr;
+  // Stack of WITH lists in scope, innermost last.
+  std::vector<const std::vector<CommonTableExpr>*> ctes_;
+  // CTEs being bound (to reject recursion).
+  std::vector<std::string> binding_ctes_;
+};
+
+// Whether `e` contains an aggregate call outside subqueries.
+bool ContainsAggregate(const ParsedExpression& e);
+
+}  // namespace shoal::sql

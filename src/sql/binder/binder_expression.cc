@@ -1,0 +1,550 @@
+// Expression binding: AST expressions to bound expr::Expr trees over a scope, with
+// aggregates and GROUP BY matching for post-aggregation clauses.
+#include <strings.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "expr/aggregate_functions.h"
+#include "expr/cast.h"
+#include "expr/coercion.h"
+#include "expr/evaluate.h"
+#include "expr/function_registry.h"
+#include "sql/binder/binder.h"
+
+namespace shoal::sql {
+
+using columnar::Value;
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool NameEq(const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; }
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// The `limit` names closest to `name`, comma separated.
+std::string Closest(const std::string& name, std::vector<std::string> names, size_t limit) {
+  std::stable_sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
+    return EditDistance(name, a) < EditDistance(name, b);
+  });
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
+// Functions expr::Call handles itself, outside the registry.
+bool IsSpecialForm(const std::string& lower) {
+  return lower == "if" || lower == "iff" || lower == "coalesce" || lower == "ifnull" ||
+         lower == "nvl" || lower == "nullif" || lower == "named_struct";
+}
+
+}  // namespace
+
+bool ContainsAggregate(const ParsedExpression& e) {
+  auto c = [](const sql::ExprPtr& p) { return p && ContainsAggregate(*p); };
+  switch (e.kind) {
+    case ExprKind::kFunction: {
+      const auto& f = e.As<FunctionExpression>();
+      if (expr::IsAggregateFunction(Lower(f.name))) return true;
+      for (const auto& a : f.args) if (c(a)) return true;
+      return false;
+    }
+    case ExprKind::kCast: return c(e.As<CastExpression>().child);
+    case ExprKind::kUnary: return c(e.As<UnaryExpression>().child);
+    case ExprKind::kBinary: return c(e.As<BinaryExpression>().left) || c(e.As<BinaryExpression>().right);
+    case ExprKind::kIsNull: return c(e.As<IsNullExpression>().child);
+    case ExprKind::kBetween: {
+      const auto& b = e.As<BetweenExpression>();
+      return c(b.input) || c(b.lower) || c(b.upper);
+    }
+    case ExprKind::kIn: {
+      const auto& in = e.As<InExpression>();
+      if (c(in.input)) return true;
+      for (const auto& v : in.values) if (c(v)) return true;
+      return false;
+    }
+    case ExprKind::kLike: {
+      const auto& l = e.As<LikeExpression>();
+      return c(l.input) || c(l.pattern) || c(l.escape);
+    }
+    case ExprKind::kCase: {
+      const auto& k = e.As<CaseExpression>();
+      if (c(k.operand) || c(k.else_expr)) return true;
+      for (const auto& w : k.whens) if (c(w.when) || c(w.then)) return true;
+      return false;
+    }
+    case ExprKind::kList:
+      for (const auto& v : e.As<ListExpression>().elements) if (c(v)) return true;
+      return false;
+    case ExprKind::kStruct:
+      for (const auto& v : e.As<StructExpression>().values) if (c(v)) return true;
+      return false;
+    case ExprKind::kSubscript: return c(e.As<SubscriptExpression>().base) || c(e.As<SubscriptExpression>().index);
+    case ExprKind::kFieldAccess: return c(e.As<FieldAccessExpression>().base);
+    case ExprKind::kExtract: return c(e.As<ExtractExpression>().source);
+    default: return false;
+  }
+}
+
+Result<columnar::TypePtr> BindTypeName(const TypeName& t) {
+  const std::string& n = t.name;
+  if (n == "BOOLEAN") return columnar::Boolean();
+  if (n == "TINYINT") return columnar::Int8();
+  if (n == "SMALLINT") return columnar::Int16();
+  if (n == "INT") return columnar::Int32();
+  if (n == "BIGINT") return columnar::Int64();
+  if (n == "FLOAT") return columnar::Float32();
+  if (n == "DOUBLE") return columnar::Float64();
+  if (n == "STRING") return columnar::String();
+  if (n == "BINARY") return columnar::Binary();
+  if (n == "DATE") return columnar::Date();
+  if (n == "TIME") return columnar::Time();
+  if (n == "TIMESTAMP") return columnar::Timestamp();
+  if (n == "TIMESTAMP_NTZ") return columnar::TimestampNtz();
+  if (n == "DECIMAL") {
+    int p = t.params.size() > 0 ? static_cast<int>(t.params[0]) : 10;
+    int s = t.params.size() > 1 ? static_cast<int>(t.params[1]) : 0;
+    if (p < 1 || p > 38 || s < 0 || s > p) {
+      return Status::Binder("Invalid DECIMAL(" + std::to_string(p) + "," + std::to_string(s) + ")");
+    }
+    return columnar::Decimal(p, s);
+  }
+  if (n == "ARRAY" && t.children.size() == 1) {
+    ASSIGN_OR_RETURN(auto e, BindTypeName(t.children[0]));
+    return columnar::List(e);
+  }
+  if (n == "MAP" && t.children.size() == 2) {
+    ASSIGN_OR_RETURN(auto k, BindTypeName(t.children[0]));
+    ASSIGN_OR_RETURN(auto v, BindTypeName(t.children[1]));
+    return columnar::Map(k, v);
+  }
+  if (n == "STRUCT" && t.children.size() == t.field_names.size()) {
+    std::vector<columnar::Field> fields;
+    for (size_t i = 0; i < t.children.size(); ++i) {
+      ASSIGN_OR_RETURN(auto ft, BindTypeName(t.children[i]));
+      fields.push_back({t.field_names[i], ft, true});
+    }
+    return columnar::Struct(std::move(fields));
+  }
+  return Status::Binder("Unknown type " + t.ToString());
+}
+
+Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
+  switch (e.literal_kind) {
+    case LiteralKind::kNull: return expr::Literal(Value());
+    case LiteralKind::kBoolean: return expr::Literal(Value::Boolean(Lower(e.text) == "true"));
+    case LiteralKind::kInteger: {
+      ASSIGN_OR_RETURN(Value v, expr::IntegerLiteral(e.text));
+      return expr::Literal(std::move(v));
+    }
+    case LiteralKind::kDecimal: {
+      ASSIGN_OR_RETURN(Value v, expr::DecimalLiteral(e.text));
+      return expr::Literal(std::move(v));
+    }
+    case LiteralKind::kFloat: {
+      ASSIGN_OR_RETURN(Value v, expr::FloatLiteral(e.text));
+      return expr::Literal(std::move(v));
+    }
+    case LiteralKind::kString: return expr::Literal(Value::String(e.text));
+    case LiteralKind::kBinary: {
+      // The parser validated an even count of hex digits.
+      auto nibble = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+      std::string bytes;
+      for (size_t i = 0; i + 1 < e.text.size(); i += 2) {
+        bytes.push_back(static_cast<char>(nibble(e.text[i]) * 16 + nibble(e.text[i + 1])));
+      }
+      return expr::Literal(Value::Binary(std::move(bytes)));
+    }
+    case LiteralKind::kDate:
+    case LiteralKind::kTimestamp:
+    case LiteralKind::kTimestampNtz: {
+      auto type = e.literal_kind == LiteralKind::kDate        ? columnar::Date()
+                  : e.literal_kind == LiteralKind::kTimestamp ? columnar::Timestamp()
+                                                              : columnar::TimestampNtz();
+      ASSIGN_OR_RETURN(Value v, expr::CastValue(Value::String(e.text), type));
+      return expr::Literal(std::move(v));
+    }
+    case LiteralKind::kInterval: return expr::IntervalLiteral(e.text, e.interval_unit);
+    case LiteralKind::kDefault:
+      return Status::Binder("DEFAULT is only allowed as a value of INSERT … VALUES or of UPDATE/MERGE SET");
+  }
+  return Status::Internal("unknown literal kind");
+}
+
+Result<expr::ExprPtr> Binder::BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx) {
+  const auto& parts = e.parts;
+  const ScopeColumn* found = nullptr;
+  size_t used = 0;
+  if (ctx.scope) {
+    // Qualified: t.c (also s.t.c: the last qualifier part names the table alias).
+    for (size_t q = std::min<size_t>(parts.size() - 1, 2); q >= 1 && !found; --q) {
+      const std::string& table = parts[q - 1];
+      const std::string& name = parts[q];
+      for (const auto& c : ctx.scope->columns) {
+        if (NameEq(c.table, table) && NameEq(c.name, name)) {
+          if (found) return Status::Binder("Ambiguous reference to column \"" + table + "." + name + "\"");
+          found = &c;
+          used = q + 1;
+        }
+      }
+    }
+    if (!found) {
+      for (const auto& c : ctx.scope->columns) {
+        if (c.hidden || !NameEq(c.name, parts[0])) continue;
+        if (found) {
+          return Status::Binder("Ambiguous reference to column name \"" + parts[0] +
+                                "\" (use \"" + found->table + "." + parts[0] + "\" or \"" +
+                                c.table + "." + parts[0] + "\")");
+        }
+        found = &c;
+        used = 1;
+      }
+    }
+  }
+  if (!found) {
+    if (parts.size() == 1 && ctx.aliases) {
+      for (const auto& [alias, ast] : *ctx.aliases) {
+        if (NameEq(alias, parts[0])) {
+          ExprContext inner = ctx;
+          inner.aliases = nullptr;
+          return BindExpr(*ast, inner);
+        }
+      }
+    }
+    std::vector<std::string> names;
+    if (ctx.scope) {
+      for (const auto& c : ctx.scope->columns) {
+        if (!c.hidden) names.push_back(c.name);
+      }
+    }
+    std::string full = JoinNameParts(parts);
+    std::string msg = "Referenced column \"" + full + "\" not found";
+    if (names.empty()) {
+      msg += " (the query has no FROM clause)";
+    } else {
+      msg += ". Candidates: " + Closest(parts.back(), names, 5);
+    }
+    return Status::Binder(msg);
+  }
+  if (ctx.agg) {
+    return Status::Binder("column \"" + JoinNameParts(parts) +
+                          "\" must appear in the GROUP BY clause or must be part of an aggregate "
+                          "function");
+  }
+  expr::ExprPtr out = expr::ColumnRef(found->index, found->type, found->name, found->nullable);
+  for (size_t i = used; i < parts.size(); ++i) {
+    ASSIGN_OR_RETURN(out, expr::FieldAccess(out, parts[i]));
+  }
+  return out;
+}
+
+Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprContext& ctx) {
+  std::string name = Lower(e.name);
+  if (!ctx.agg) {
+    return Status::Binder("aggregate function " + name + "() is not allowed in " +
+                          (ctx.clause[0] ? ctx.clause : "this context"));
+  }
+  ExprContext inner;
+  inner.scope = ctx.scope;
+  inner.clause = "an aggregate function's arguments";
+  std::vector<expr::ExprPtr> args;
+  bool star = e.args.size() == 1 && e.args[0]->kind == ExprKind::kStar;
+  if (!star) {
+    for (const auto& a : e.args) {
+      if (ContainsAggregate(*a)) return Status::Binder("aggregate function calls cannot be nested");
+      ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*a, inner));
+      args.push_back(std::move(b));
+    }
+  } else if (name != "count") {
+    return Status::Binder(name + "(*) is not supported; only count(*)");
+  }
+  std::vector<columnar::TypePtr> types;
+  for (const auto& a : args) types.push_back(a->type);
+  ASSIGN_OR_RETURN(expr::AggregateBinding binding, expr::ResolveAggregate(name, types, e.distinct));
+  for (size_t i = 0; i < args.size() && i < binding.arg_types.size(); ++i) {
+    ASSIGN_OR_RETURN(args[i], expr::Cast(args[i], binding.arg_types[i]));
+  }
+  auto& aggs = ctx.agg->aggregates;
+  size_t idx = aggs.size();
+  for (size_t i = 0; i < aggs.size(); ++i) {
+    const auto& a = aggs[i];
+    if (a.binding.name != binding.name || a.binding.distinct != binding.distinct ||
+        a.args.size() != args.size()) {
+      continue;
+    }
+    bool same = true;
+    for (size_t j = 0; j < args.size() && same; ++j) same = a.args[j]->Equals(*args[j]);
+    if (same) {
+      idx = i;
+      break;
+    }
+  }
+  std::string display = e.ToString();
+  if (idx == aggs.size()) {
+    aggs.push_back({binding, std::move(args), display});
+  }
+  const auto& call = aggs[idx];
+  return expr::ColumnRef(static_cast<int>(ctx.agg->groups.size() + idx), call.binding.result_type,
+                         call.display);
+}
+
+Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprContext& ctx) {
+  std::string name = Lower(e.name);
+  for (const auto& n : e.arg_names) {
+    if (!n.empty()) return Status::Binder("Function " + name + " does not take named arguments");
+  }
+  if (expr::IsAggregateFunction(name)) return BindAggregate(e, ctx);
+  if (name == "typeof") {
+    if (e.args.size() != 1) return Status::Binder("typeof() takes exactly one argument");
+    ASSIGN_OR_RETURN(expr::ExprPtr a, BindExpr(*e.args[0], ctx));
+    return expr::Literal(Value::String(a->type->ToString()));
+  }
+  const bool known = IsSpecialForm(name) || expr::FunctionRegistry::Get().Find(name);
+  if (!known) {
+    if (TableFunctionRegistry::Get().Find(name)) {
+      return Status::Binder("Table function " + name + "() can only be used in FROM");
+    }
+  }
+  std::vector<expr::ExprPtr> args;
+  for (const auto& a : e.args) {
+    if (a->kind == ExprKind::kStar) return Status::Binder("* is not allowed as an argument of " + name);
+    ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*a, ctx));
+    args.push_back(std::move(b));
+  }
+  if (e.distinct) return Status::Binder("DISTINCT is only allowed in aggregate functions");
+  auto call = expr::Call(name, std::move(args));
+  if (!call.ok() && !known) {
+    // Not a registry function and not a special form expr::Call knows: name the candidates.
+    return Status::Binder("Function with name \"" + e.name + "\" does not exist. Candidates: " +
+                          Closest(name, expr::FunctionRegistry::Get().Names(), 5));
+  }
+  return call;
+}
+
+Result<expr::ExprPtr> Binder::BindBinary(const BinaryExpression& e, ExprContext& ctx) {
+  ASSIGN_OR_RETURN(expr::ExprPtr l, BindExpr(*e.left, ctx));
+  ASSIGN_OR_RETURN(expr::ExprPtr r, BindExpr(*e.right, ctx));
+  switch (e.op) {
+    case BinaryOp::kAnd: return expr::And({l, r});
+    case BinaryOp::kOr: return expr::Or({l, r});
+    case BinaryOp::kDistinctFrom: return expr::IsDistinctFrom(l, r, false);
+    case BinaryOp::kNotDistinctFrom: return expr::IsDistinctFrom(l, r, true);
+    default: return expr::Call(BinaryOpSql(e.op), {l, r});
+  }
+}
+
+Result<std::vector<columnar::BatchPtr>> Binder::RunSubquery(const QueryNode& query, int* num_columns,
+                                                            columnar::TypePtr* type) {
+  ASSIGN_OR_RETURN(LogicalPtr plan, BindQueryNode(query));
+  *num_columns = static_cast<int>(plan->columns.size());
+  if (!plan->columns.empty()) *type = plan->columns[0].type;
+  if (!runner_) return Status::NotSupported("subqueries are not supported here");
+  return runner_(std::move(plan));
+}
+
+Result<expr::ExprPtr> Binder::BindSubqueryExpr(const ParsedExpression& e, ExprContext& ctx) {
+  int ncols = 0;
+  columnar::TypePtr type;
+  if (e.kind == ExprKind::kExists) {
+    ASSIGN_OR_RETURN(auto batches, RunSubquery(*e.As<ExistsExpression>().query, &ncols, &type));
+    bool any = false;
+    for (const auto& b : batches) any = any || b->num_rows > 0;
+    return expr::Literal(Value::Boolean(any));
+  }
+  const QueryNode* q = e.kind == ExprKind::kSubquery ? e.As<SubqueryExpression>().query.get()
+                                                     : e.As<InExpression>().subquery.get();
+  ASSIGN_OR_RETURN(auto batches, RunSubquery(*q, &ncols, &type));
+  if (ncols != 1) {
+    return Status::Binder("Subquery returns " + std::to_string(ncols) + " columns - expected 1");
+  }
+  std::vector<expr::ExprPtr> values;
+  for (const auto& b : batches) {
+    for (int64_t i = 0; i < b->num_rows; ++i) {
+      values.push_back(expr::Literal(Value::FromVector(*b->columns[0], i)));
+    }
+  }
+  if (e.kind == ExprKind::kSubquery) {
+    if (values.size() > 1) {
+      return Status::InvalidArgument("More than one row returned by a subquery used as an expression");
+    }
+    if (values.empty()) return expr::Literal(Value::Null(type));
+    return values[0];
+  }
+  const auto& in = e.As<InExpression>();
+  ASSIGN_OR_RETURN(expr::ExprPtr needle, BindExpr(*in.input, ctx));
+  if (values.empty()) return expr::Literal(Value::Boolean(in.negated));
+  return expr::In(needle, std::move(values), in.negated);
+}
+
+Result<expr::ExprPtr> Binder::BindExpr(const ParsedExpression& e, ExprContext& ctx) {
+  if (ctx.agg && !ctx.agg->groups.empty() && e.kind != ExprKind::kConstant &&
+      e.kind != ExprKind::kSubquery && e.kind != ExprKind::kExists &&
+      !(e.kind == ExprKind::kIn && e.As<InExpression>().subquery) && !ContainsAggregate(e)) {
+    // A subtree equal to a GROUP BY expression refers to the aggregation's group column.
+    ExprContext plain;
+    plain.scope = ctx.scope;
+    plain.aliases = ctx.aliases;
+    plain.clause = ctx.clause;
+    auto bound = BindExprInner(e, plain);
+    if (bound.ok()) {
+      for (size_t i = 0; i < ctx.agg->groups.size(); ++i) {
+        const auto& g = ctx.agg->groups[i];
+        if (g->Equals(**bound)) {
+          return expr::ColumnRef(static_cast<int>(i), g->type, g->ToString(), g->nullable);
+        }
+      }
+    }
+  }
+  return BindExprInner(e, ctx);
+}
+
+Result<expr::ExprPtr> Binder::BindExprInner(const ParsedExpression& e, ExprContext& ctx) {
+  switch (e.kind) {
+    case ExprKind::kConstant: return BindConstant(e.As<ConstantExpression>());
+    case ExprKind::kColumnRef: return BindColumnRef(e.As<ColumnRefExpression>(), ctx);
+    case ExprKind::kStar: return Status::Binder("* is not allowed here");
+    case ExprKind::kFunction: return BindFunction(e.As<FunctionExpression>(), ctx);
+    case ExprKind::kCast: {
+      const auto& c = e.As<CastExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr child, BindExpr(*c.child, ctx));
+      ASSIGN_OR_RETURN(auto type, BindTypeName(c.type));
+      return expr::Cast(child, type, c.try_cast);
+    }
+    case ExprKind::kUnary: {
+      const auto& u = e.As<UnaryExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr child, BindExpr(*u.child, ctx));
+      if (u.op == UnaryOp::kNot) return expr::Not(child);
+      if (u.op == UnaryOp::kNegate) return expr::Call("negate", {child});
+      if (!child->type->IsNumeric() && child->type->id() != columnar::TypeId::kNull) {
+        return Status::Binder("unary + needs a number, got " + child->type->ToString());
+      }
+      return child;
+    }
+    case ExprKind::kBinary: return BindBinary(e.As<BinaryExpression>(), ctx);
+    case ExprKind::kIsNull: {
+      const auto& n = e.As<IsNullExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr child, BindExpr(*n.child, ctx));
+      return expr::IsNull(child, n.negated);
+    }
+    case ExprKind::kBetween: {
+      const auto& b = e.As<BetweenExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr in, BindExpr(*b.input, ctx));
+      ASSIGN_OR_RETURN(expr::ExprPtr lo, BindExpr(*b.lower, ctx));
+      ASSIGN_OR_RETURN(expr::ExprPtr hi, BindExpr(*b.upper, ctx));
+      ASSIGN_OR_RETURN(expr::ExprPtr ge, expr::Call(">=", {in, lo}));
+      ASSIGN_OR_RETURN(expr::ExprPtr le, expr::Call("<=", {in, hi}));
+      ASSIGN_OR_RETURN(expr::ExprPtr both, expr::And({ge, le}));
+      if (b.negated) return expr::Not(both);
+      return both;
+    }
+    case ExprKind::kIn: {
+      const auto& in = e.As<InExpression>();
+      if (in.subquery) return BindSubqueryExpr(e, ctx);
+      ASSIGN_OR_RETURN(expr::ExprPtr needle, BindExpr(*in.input, ctx));
+      std::vector<expr::ExprPtr> list;
+      for (const auto& v : in.values) {
+        ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*v, ctx));
+        list.push_back(std::move(b));
+      }
+      return expr::In(needle, std::move(list), in.negated);
+    }
+    case ExprKind::kLike: {
+      const auto& l = e.As<LikeExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr v, BindExpr(*l.input, ctx));
+      ASSIGN_OR_RETURN(expr::ExprPtr p, BindExpr(*l.pattern, ctx));
+      expr::ExprPtr esc;
+      if (l.escape) {
+        ASSIGN_OR_RETURN(esc, BindExpr(*l.escape, ctx));
+      }
+      return expr::Like(v, p, esc, l.case_insensitive, l.negated);
+    }
+    case ExprKind::kCase: {
+      const auto& c = e.As<CaseExpression>();
+      expr::ExprPtr operand;
+      if (c.operand) {
+        ASSIGN_OR_RETURN(operand, BindExpr(*c.operand, ctx));
+      }
+      std::vector<std::pair<expr::ExprPtr, expr::ExprPtr>> wt;
+      for (const auto& w : c.whens) {
+        ASSIGN_OR_RETURN(expr::ExprPtr cond, BindExpr(*w.when, ctx));
+        if (operand) {
+          ASSIGN_OR_RETURN(cond, expr::Call("=", {operand, cond}));
+        }
+        ASSIGN_OR_RETURN(expr::ExprPtr then, BindExpr(*w.then, ctx));
+        wt.emplace_back(std::move(cond), std::move(then));
+      }
+      expr::ExprPtr else_expr;
+      if (c.else_expr) {
+        ASSIGN_OR_RETURN(else_expr, BindExpr(*c.else_expr, ctx));
+      }
+      return expr::Case(std::move(wt), else_expr);
+    }
+    case ExprKind::kSubquery:
+    case ExprKind::kExists: return BindSubqueryExpr(e, ctx);
+    case ExprKind::kList: {
+      std::vector<expr::ExprPtr> elems;
+      for (const auto& v : e.As<ListExpression>().elements) {
+        ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*v, ctx));
+        elems.push_back(std::move(b));
+      }
+      return expr::Call("array", std::move(elems));
+    }
+    case ExprKind::kStruct: {
+      const auto& s = e.As<StructExpression>();
+      std::vector<expr::ExprPtr> args;
+      for (size_t i = 0; i < s.values.size(); ++i) {
+        args.push_back(expr::Literal(Value::String(s.names[i])));
+        ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*s.values[i], ctx));
+        args.push_back(std::move(b));
+      }
+      return expr::Call("named_struct", std::move(args));
+    }
+    case ExprKind::kSubscript: {
+      const auto& s = e.As<SubscriptExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr base, BindExpr(*s.base, ctx));
+      ASSIGN_OR_RETURN(expr::ExprPtr index, BindExpr(*s.index, ctx));
+      return expr::Subscript(base, index);
+    }
+    case ExprKind::kFieldAccess: {
+      const auto& f = e.As<FieldAccessExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr base, BindExpr(*f.base, ctx));
+      return expr::FieldAccess(base, f.field);
+    }
+    case ExprKind::kExtract: {
+      const auto& x = e.As<ExtractExpression>();
+      ASSIGN_OR_RETURN(expr::ExprPtr src, BindExpr(*x.source, ctx));
+      std::string field = Lower(x.field);
+      if (expr::FunctionRegistry::Get().Find(field)) return expr::Call(field, {src});
+      return expr::Call("date_part", {expr::Literal(Value::String(field)), src});
+    }
+  }
+  return Status::Internal("unknown expression kind");
+}
+
+Result<Value> Binder::BindConstantValue(const ParsedExpression& e) {
+  Scope empty;
+  ExprContext ctx;
+  ctx.scope = &empty;
+  ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(e, ctx));
+  expr::EvalContext ectx;
+  return expr::EvaluateConstant(*b, ectx);
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,61 @@
+#include "sql/binder/catalog.h"
+
+#include "columnar/datetime.h"
+#include "sql/functions/delta_table_source.h"
+
+namespace shoal::sql {
+
+std::string Catalog::TableRoot(const TableName& name) const {
+  if (name.IsPath()) return name.path;
+  std::string rel;
+  for (const std::string& p : name.parts) rel = rel.empty() ? p : rel + "/" + p;
+  return io::JoinPath(warehouse_, rel);
+}
+
+Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName& name,
+                                                                const scan::TimeTravel& at) const {
+  std::string root = TableRoot(name);
+  if (latest_hook_ && !at.version && !at.timestamp_ms) {
+    ASSIGN_OR_RETURN(std::shared_ptr<const TableSource> own, latest_hook_(name, root));
+    if (own) return own;
+  }
+  auto exists = fs_->Exists(io::JoinPath(root, "_delta_log"));
+  if (!exists.ok() || !*exists) {
+    return Status::Catalog("Table with name " + name.ToString() + " does not exist!");
+  }
+  auto table = scan::DeltaTable::Open(fs_, root, at);
+  if (!table.ok()) return table.status().WithContext("table " + name.ToString());
+  return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString(), fs_));
+}
+
+Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columnar::Value& v) {
+  scan::TimeTravel at;
+  if (v.is_null()) return Status::InvalidArgument("time travel target must not be NULL");
+  const columnar::TypePtr& t = v.type();
+  if (kind == TimeTravel::Kind::kVersion) {
+    if (!t->IsInteger()) {
+      return Status::InvalidArgument("VERSION AS OF needs an integer, got " + v.ToString());
+    }
+    at.version = v.GetInt();
+    return at;
+  }
+  switch (t->id()) {
+    case columnar::TypeId::kTimestamp:
+    case columnar::TypeId::kTimestampNtz:
+      at.timestamp_ms = columnar::FloorDiv(v.GetInt(), 1000);
+      return at;
+    case columnar::TypeId::kDate:
+      at.timestamp_ms = v.GetInt() * 86400000LL;
+      return at;
+    case columnar::TypeId::kString: {
+      auto ts = columnar::ParseTimestamp(v.GetString());
+      if (!ts) return Status::InvalidArgument("TIMESTAMP AS OF: '" + v.GetString() + "' is not a timestamp");
+      at.timestamp_ms = columnar::FloorDiv(*ts, 1000);
+      return at;
+    }
+    default:
+      return Status::InvalidArgument("TIMESTAMP AS OF needs a timestamp, got " + v.ToString());
+  }
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,49 @@
+// Catalog: resolves base table names in FROM to Delta table sources. A name `t` is the Delta
+// table in `<warehouse>/t` (a directory holding `_delta_log`); delta.`/path` is the table at
+// that path. Time travel (VERSION / TIMESTAMP AS OF) selects the snapshot.
+//
+// A session with open transactions installs a hook so names resolve to the transaction's view
+// of the table (read-your-writes, reads recorded in its read set).
+//
+// Thread-safety: immutable after the hook is set; safe to share if the hook is.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "io/file_system.h"
+#include "scan/delta_scan.h"
+#include "sql/parser/ast.h"
+#include "sql/functions/table_function.h"
+
+namespace shoal::sql {
+
+class Catalog {
+ public:
+  Catalog(std::shared_ptr<io::FileSystem> fs, std::string warehouse)
+      : fs_(std::move(fs)), warehouse_(std::move(warehouse)) {}
+
+  // Supplies the latest version of a table from elsewhere (a session's open transaction):
+  // returns the source, or nullptr to read the log as usual. Not used for time travel.
+  using LatestTableHook =
+      std::function<Result<std::shared_ptr<const TableSource>>(const TableName& name, const std::string& root)>;
+  void set_latest_hook(LatestTableHook hook) { latest_hook_ = std::move(hook); }
+
+  // The directory a table name refers to (not checked).
+  std::string TableRoot(const TableName& name) const;
+  // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
+  Result<std::shared_ptr<const TableSource>> ResolveTable(const TableName& name,
+                                                          const scan::TimeTravel& at) const;
+
+ private:
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string warehouse_;
+  LatestTableHook latest_hook_;
+};
+
+// The time travel target from its evaluated value: VERSION takes an integer; TIMESTAMP a
+// TIMESTAMP/DATE or a string such as '2024-01-01 10:00:00'. InvalidArgument otherwise.
+Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columnar::Value& value);
+
+}  // namespace shoal::sql

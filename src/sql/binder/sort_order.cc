@@ -1,0 +1,123 @@
+#include "sql/binder/sort_order.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "expr/physical_type.h"
+
+namespace shoal::sql {
+
+using columnar::TypeId;
+
+RowComparator::RowComparator(const std::vector<const columnar::Vector*>& keys,
+                             const std::vector<SortSpec>& specs) {
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const columnar::Vector& v = *keys[k];
+    const int64_t n = v.size();
+    Key key;
+    key.spec = specs[k];
+    if (v.MayHaveNulls()) key.validity = v.validity().data();
+    const auto& t = *v.type();
+    if (t.id() == TypeId::kNull) {
+      key.kind = Kind::kNull;
+    } else if (t.IsStringLike()) {
+      key.kind = Kind::kString;
+      key.strings.resize(n);
+      for (int64_t i = 0; i < n; ++i) key.strings[i] = v.GetString(i);
+    } else if (t.IsNested()) {
+      key.kind = Kind::kValue;
+      for (int64_t i = 0; i < n; ++i) key.values.push_back(columnar::Value::FromVector(v, i));
+    } else if (t.IsFloating()) {
+      key.kind = Kind::kFloat;
+      key.floats.resize(n);
+      if (t.id() == TypeId::kFloat) {
+        for (int64_t i = 0; i < n; ++i) key.floats[i] = v.Get<float>(i);
+      } else {
+        std::memcpy(key.floats.data(), v.data<double>(), n * sizeof(double));
+      }
+    } else if (t.IsWideDecimal() || t.id() == TypeId::kUInt64) {
+      key.kind = Kind::kWide;
+      key.wides.resize(n);
+      if (t.id() == TypeId::kUInt64) {
+        for (int64_t i = 0; i < n; ++i) key.wides[i] = v.Get<uint64_t>(i);
+      } else {
+        for (int64_t i = 0; i < n; ++i) key.wides[i] = v.Get<__int128>(i);
+      }
+    } else {
+      key.kind = Kind::kInt;
+      key.ints.resize(n);
+      expr::DispatchFixed(
+          t,
+          [&](auto tag) {
+            using T = decltype(tag);
+            const T* d = v.data<T>();
+            for (int64_t i = 0; i < n; ++i) key.ints[i] = static_cast<int64_t>(d[i]);
+          },
+          [] {});
+    }
+    keys_.push_back(std::move(key));
+  }
+}
+
+namespace {
+template <typename T>
+int Cmp(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+int CmpDouble(double a, double b) {
+  bool na = std::isnan(a), nb = std::isnan(b);
+  if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
+  return Cmp(a, b);
+}
+}  // namespace
+
+int RowComparator::Compare(int64_t a, int64_t b) const {
+  for (const Key& k : keys_) {
+    if (k.validity) {
+      bool va = k.validity[a] != 0, vb = k.validity[b] != 0;
+      if (!va || !vb) {
+        if (va == vb) continue;
+        int c = va ? 1 : -1;  // NULL before the value
+        return k.spec.nulls_first ? c : -c;
+      }
+    }
+    int c = 0;
+    switch (k.kind) {
+      case Kind::kInt: c = Cmp(k.ints[a], k.ints[b]); break;
+      case Kind::kWide: c = Cmp(k.wides[a], k.wides[b]); break;
+      case Kind::kFloat: c = CmpDouble(k.floats[a], k.floats[b]); break;
+      case Kind::kString: {
+        const auto& x = k.strings[a];
+        const auto& y = k.strings[b];
+        int m = std::memcmp(x.data(), y.data(), std::min(x.size(), y.size()));
+        c = m != 0 ? (m < 0 ? -1 : 1) : Cmp(x.size(), y.size());
+        break;
+      }
+      case Kind::kValue: c = k.values[a].Compare(k.values[b]); break;
+      case Kind::kNull: c = 0; break;
+    }
+    if (c != 0) return k.spec.descending ? -c : c;
+  }
+  return 0;
+}
+
+std::vector<uint32_t> SortIndices(const std::vector<const columnar::Vector*>& keys,
+                                  const std::vector<SortSpec>& specs, int64_t n, int64_t limit) {
+  std::vector<uint32_t> idx(n);
+  for (int64_t i = 0; i < n; ++i) idx[i] = static_cast<uint32_t>(i);
+  RowComparator cmp(keys, specs);
+  if (limit >= 0 && limit < n) {
+    // Index as the last key makes the order total, so partial_sort is stable too.
+    std::partial_sort(idx.begin(), idx.begin() + limit, idx.end(), [&](uint32_t a, uint32_t b) {
+      int c = cmp.Compare(a, b);
+      return c != 0 ? c < 0 : a < b;
+    });
+    idx.resize(limit);
+    return idx;
+  }
+  std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return cmp.Compare(a, b) < 0; });
+  return idx;
+}
+
+}  // namespace shoal::sql

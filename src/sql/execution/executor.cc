@@ -1,0 +1,173 @@
+#include "sql/execution/executor.h"
+
+#include <chrono>
+
+#include "sql/execution/physical_basic.h"
+#include "sql/execution/thread_pool.h"
+
+namespace shoal::sql {
+
+namespace {
+int64_t NowNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Adds the time since construction to an operator's counter.
+class Timer {
+ public:
+  explicit Timer(OperatorStats& s) : s_(s), start_(NowNanos()) {}
+  ~Timer() { s_.nanos.fetch_add(NowNanos() - start_, std::memory_order_relaxed); }
+
+ private:
+  OperatorStats& s_;
+  int64_t start_;
+};
+}  // namespace
+
+struct Executor::Pipeline {
+  PhysicalOperator* source = nullptr;
+  std::vector<PhysicalOperator*> ops;  // in data-flow order
+  PhysicalOperator* sink = nullptr;
+  int sink_input = 0;
+  std::vector<std::unique_ptr<Pipeline>> deps;  // run before this one
+  std::vector<PhysicalOperator*> finalize;      // finalized after deps, before this one
+};
+
+Status Executor::Build(PhysicalOperator* op, Pipeline* p) {
+  auto add_inputs = [&](PhysicalOperator* sink) -> Status {
+    for (int in : sink->SinkInputs()) {
+      if (in < 0 || in >= static_cast<int>(sink->children.size())) {
+        return Status::Internal(sink->Name() + ": bad sink input");
+      }
+      auto d = std::make_unique<Pipeline>();
+      d->sink = sink;
+      d->sink_input = in;
+      RETURN_NOT_OK(Build(sink->children[in].get(), d.get()));
+      p->deps.push_back(std::move(d));
+    }
+    p->finalize.push_back(sink);
+    return Status::OK();
+  };
+  if (op->IsStreaming()) {
+    p->ops.insert(p->ops.begin(), op);
+    if (op->IsSink()) RETURN_NOT_OK(add_inputs(op));
+    if (op->children.empty()) return Status::Internal(op->Name() + " has no input");
+    return Build(op->children[0].get(), p);
+  }
+  if (op->IsSink()) {
+    p->source = op;
+    return add_inputs(op);
+  }
+  if (!op->IsSource()) return Status::Internal(op->Name() + " has no execution role");
+  p->source = op;
+  return Status::OK();
+}
+
+Status Executor::Push(Pipeline* p, size_t i, std::vector<std::unique_ptr<OperatorState>>& states,
+                      LocalSinkState* sink, Chunk chunk) {
+  if (i == p->ops.size()) {
+    Timer t(p->sink->stats);
+    return p->sink->Sink(*ctx_, sink, std::move(chunk), p->sink_input);
+  }
+  PhysicalOperator* op = p->ops[i];
+  std::vector<Chunk> out;
+  {
+    Timer t(op->stats);
+    RETURN_NOT_OK(op->Execute(*ctx_, states[i].get(), std::move(chunk), &out));
+  }
+  for (auto& c : out) {
+    if (c.batch->num_rows == 0) continue;
+    op->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
+    RETURN_NOT_OK(Push(p, i + 1, states, sink, std::move(c)));
+  }
+  return Status::OK();
+}
+
+Status Executor::RunWorker(Pipeline* p, SourceState* source, const std::atomic<bool>* failed) {
+  std::unique_ptr<SourceLocalState> local = source->MakeLocal();
+  std::vector<std::unique_ptr<OperatorState>> states;
+  for (auto* op : p->ops) {
+    ASSIGN_OR_RETURN(auto s, op->MakeOperatorState(*ctx_));
+    states.push_back(std::move(s));
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<LocalSinkState> sink, p->sink->MakeLocalSink(*ctx_, p->sink_input));
+  while (!failed->load(std::memory_order_relaxed) && !p->sink->SinkFinished()) {
+    RETURN_NOT_OK(ctx_->CheckInterrupt());
+    Chunk c;
+    bool has = false;
+    {
+      Timer t(p->source->stats);
+      ASSIGN_OR_RETURN(has, source->Next(local.get(), &c));
+    }
+    if (!has) break;
+    if (c.batch->num_rows == 0) continue;
+    p->source->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
+    RETURN_NOT_OK(Push(p, 0, states, sink.get(), std::move(c)));
+  }
+  Timer t(p->sink->stats);
+  return p->sink->Combine(*ctx_, sink.get(), p->sink_input);
+}
+
+Status Executor::RunPipeline(Pipeline* p) {
+  for (auto& d : p->deps) RETURN_NOT_OK(RunPipeline(d.get()));
+  for (auto* op : p->finalize) {
+    Timer t(op->stats);
+    RETURN_NOT_OK(op->Finalize(*ctx_));
+  }
+  RETURN_NOT_OK(ctx_->CheckInterrupt());
+  ASSIGN_OR_RETURN(std::unique_ptr<SourceState> source, p->source->OpenSource(*ctx_));
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  Status first;
+  auto work = [&](int) {
+    Status st = RunWorker(p, source.get(), &failed);
+    if (!st.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (first.ok()) first = st;
+      failed = true;
+    }
+  };
+  int n = ctx_->pool ? std::max(1, ctx_->threads) : 1;
+  if (n > 1) {
+    ctx_->pool->Run(n, work);
+  } else {
+    work(0);
+  }
+  RETURN_NOT_OK(first);
+  // Operators with output at the end (outer joins) feed the rest of the pipeline once.
+  for (size_t i = 0; i < p->ops.size(); ++i) {
+    std::vector<Chunk> out;
+    RETURN_NOT_OK(p->ops[i]->FinishOperator(*ctx_, &out));
+    if (out.empty()) continue;
+    std::vector<std::unique_ptr<OperatorState>> states;
+    for (auto* op : p->ops) {
+      ASSIGN_OR_RETURN(auto s, op->MakeOperatorState(*ctx_));
+      states.push_back(std::move(s));
+    }
+    ASSIGN_OR_RETURN(auto sink, p->sink->MakeLocalSink(*ctx_, p->sink_input));
+    for (auto& c : out) {
+      if (c.batch->num_rows == 0) continue;
+      p->ops[i]->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
+      RETURN_NOT_OK(Push(p, i + 1, states, sink.get(), std::move(c)));
+    }
+    RETURN_NOT_OK(p->sink->Combine(*ctx_, sink.get(), p->sink_input));
+  }
+  ScanMetrics m = source->metrics();
+  std::lock_guard<std::mutex> lock(ctx_->metrics_mu);
+  ctx_->scan_metrics.Add(m);
+  return Status::OK();
+}
+
+Result<std::vector<columnar::BatchPtr>> Executor::Run(PhysicalOperator* root) {
+  PhysicalCollect collect(root->schema(), 1);
+  Pipeline p;
+  p.sink = &collect;
+  RETURN_NOT_OK(Build(root, &p));
+  RETURN_NOT_OK(RunPipeline(&p));
+  RETURN_NOT_OK(collect.Finalize(*ctx_));
+  return collect.batches();
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,240 @@
+#include "sql/execution/physical_aggregate.h"
+
+#include <algorithm>
+
+#include "sql/execution/small_key_grouper.h"
+
+namespace shoal::sql {
+
+using columnar::Vector;
+
+struct PhysicalHashAggregate::Table {
+  std::unique_ptr<GroupHashTable> hash;  // null for a global aggregate
+  std::vector<std::unique_ptr<expr::GroupedAggregate>> states;
+  int64_t groups() const { return hash ? hash->size() : 1; }
+};
+
+namespace {
+struct AggLocal : LocalSinkState {
+  explicit AggLocal(int64_t ts) : eval(ts) {}
+  expr::EvalContext eval;
+  std::unique_ptr<PhysicalHashAggregate::Table> table;
+  std::unique_ptr<SmallKeyGrouper> small_keys;  // null when the key types have no fast path
+  std::vector<uint32_t> ids;
+  std::vector<columnar::VectorPtr> keys, args;
+  std::vector<const Vector*> key_ptrs, arg_ptrs;
+};
+}  // namespace
+
+PhysicalHashAggregate::PhysicalHashAggregate(columnar::SchemaPtr schema, std::vector<expr::ExprPtr> groups,
+                                             std::vector<AggregateCall> aggregates)
+    : PhysicalOperator(std::move(schema)), groups_(std::move(groups)), aggregates_(std::move(aggregates)) {}
+
+PhysicalHashAggregate::~PhysicalHashAggregate() = default;
+
+std::string PhysicalHashAggregate::Details() const {
+  std::string s;
+  if (!groups_.empty()) {
+    s += "groups=[";
+    for (size_t i = 0; i < groups_.size(); ++i) s += (i ? ", " : "") + groups_[i]->ToString();
+    s += "]";
+  }
+  if (!aggregates_.empty()) {
+    s += std::string(s.empty() ? "" : " ") + "aggregates=[";
+    for (size_t i = 0; i < aggregates_.size(); ++i) s += (i ? ", " : "") + aggregates_[i].display;
+    s += "]";
+  }
+  return s;
+}
+
+std::unique_ptr<PhysicalHashAggregate::Table> PhysicalHashAggregate::NewTable() const {
+  auto t = std::make_unique<Table>();
+  if (!groups_.empty()) {
+    std::vector<columnar::TypePtr> types;
+    for (const auto& g : groups_) types.push_back(g->type);
+    t->hash = std::make_unique<GroupHashTable>(types);
+  }
+  for (const auto& a : aggregates_) {
+    t->states.push_back(a.binding.Create());
+    if (!t->hash) t->states.back()->Resize(1);
+  }
+  return t;
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalHashAggregate::MakeLocalSink(ExecContext& ctx, int) {
+  auto l = std::make_unique<AggLocal>(ctx.statement_timestamp);
+  l->table = NewTable();
+  if (!groups_.empty()) {
+    std::vector<columnar::TypePtr> types;
+    for (const auto& g : groups_) types.push_back(g->type);
+    if (SmallKeyGrouper::Supports(types)) l->small_keys = std::make_unique<SmallKeyGrouper>(types.size());
+  }
+  return std::unique_ptr<LocalSinkState>(std::move(l));
+}
+
+Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+  auto* l = static_cast<AggLocal*>(local);
+  const auto& batch = *chunk.batch;
+  const int64_t n = batch.num_rows;
+  if (n == 0) return Status::OK();
+  // Column references are used in place; other expressions are evaluated once per batch.
+  auto eval_all = [&](const std::vector<expr::ExprPtr>& exprs, std::vector<columnar::VectorPtr>* owned,
+                      std::vector<const Vector*>* ptrs) -> Status {
+    owned->clear();
+    ptrs->clear();
+    for (const auto& e : exprs) {
+      if (e->kind == expr::ExprKind::kColumnRef) {
+        ptrs->push_back(batch.columns[e->column].get());
+      } else {
+        ASSIGN_OR_RETURN(auto v, expr::Evaluate(*e, batch, l->eval));
+        owned->push_back(std::move(v));
+        ptrs->push_back(owned->back().get());
+      }
+    }
+    return Status::OK();
+  };
+  const bool grouped = l->table->hash != nullptr;
+  if (grouped) {
+    RETURN_NOT_OK(eval_all(groups_, &l->keys, &l->key_ptrs));
+    l->ids.resize(n);
+    if (!l->small_keys || !l->small_keys->Map(l->key_ptrs, n, l->table->hash.get(), l->ids.data())) {
+      l->table->hash->FindOrInsert(l->key_ptrs, n, l->ids.data());
+    }
+  }
+  const int64_t ngroups = l->table->groups();
+  for (size_t a = 0; a < aggregates_.size(); ++a) {
+    auto& state = *l->table->states[a];
+    if (state.num_groups() < ngroups) state.Resize(ngroups);
+    RETURN_NOT_OK(eval_all(aggregates_[a].args, &l->args, &l->arg_ptrs));
+    if (grouped) {
+      RETURN_NOT_OK(state.Update(l->ids.data(), l->arg_ptrs, n));
+    } else {
+      RETURN_NOT_OK(state.UpdateOneGroup(0, l->arg_ptrs, n));
+    }
+  }
+  return Status::OK();
+}
+
+Status PhysicalHashAggregate::Combine(ExecContext&, LocalSinkState* local, int) {
+  auto* l = static_cast<AggLocal*>(local);
+  std::unique_ptr<Table> t = std::move(l->table);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!global_) {
+    global_ = std::move(t);
+    return Status::OK();
+  }
+  std::vector<uint32_t> map;
+  if (t->hash) {
+    const auto& cols = t->hash->key_columns();
+    std::vector<const Vector*> ptrs;
+    for (const auto& c : cols) ptrs.push_back(c.get());
+    map.resize(t->hash->size());
+    if (!map.empty()) global_->hash->FindOrInsert(ptrs, t->hash->size(), map.data());
+  } else {
+    map.assign(1, 0);
+  }
+  const int64_t ngroups = global_->groups();
+  for (size_t a = 0; a < aggregates_.size(); ++a) {
+    auto& g = *global_->states[a];
+    auto& s = *t->states[a];
+    if (g.num_groups() < ngroups) g.Resize(ngroups);
+    if (s.num_groups() < t->groups()) s.Resize(t->groups());
+    RETURN_NOT_OK(g.Combine(s, map.data()));
+  }
+  return Status::OK();
+}
+
+Status PhysicalHashAggregate::Finalize(ExecContext& ctx) {
+  if (!global_) global_ = NewTable();
+  const int64_t n = global_->groups();
+  std::vector<columnar::VectorPtr> cols;
+  if (global_->hash) cols = global_->hash->key_columns();
+  for (auto& s : global_->states) {
+    if (s->num_groups() < n) s->Resize(n);
+    ASSIGN_OR_RETURN(auto v, s->Finalize());
+    cols.push_back(std::move(v));
+  }
+  global_.reset();
+  if (n == 0) return Status::OK();
+  auto b = std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n);
+  result_ = SplitBatch(b, ctx.batch_size);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<SourceState>> PhysicalHashAggregate::OpenSource(ExecContext&) {
+  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+}
+
+// ---- set operations
+
+namespace {
+struct SetLocal : LocalSinkState {
+  std::vector<Chunk> chunks;
+};
+}  // namespace
+
+std::string PhysicalSetOp::Name() const {
+  return std::string(op_ == SetOpType::kExcept ? "Except" : "Intersect") + (all_ ? "All" : "");
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalSetOp::MakeLocalSink(ExecContext&, int) {
+  return std::unique_ptr<LocalSinkState>(new SetLocal());
+}
+
+Status PhysicalSetOp::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+  static_cast<SetLocal*>(local)->chunks.push_back(std::move(chunk));
+  return Status::OK();
+}
+
+Status PhysicalSetOp::Combine(ExecContext&, LocalSinkState* local, int input) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& c : static_cast<SetLocal*>(local)->chunks) inputs_[input].push_back(std::move(c));
+  return Status::OK();
+}
+
+Status PhysicalSetOp::Finalize(ExecContext& ctx) {
+  std::vector<columnar::TypePtr> types;
+  for (const auto& f : schema()->fields) types.push_back(f.type);
+  GroupHashTable table(types);
+  std::vector<int64_t> counts[2];
+  for (int side = 0; side < 2; ++side) {
+    auto& chunks = inputs_[side];
+    std::stable_sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
+    std::vector<uint32_t> ids;
+    for (const auto& c : chunks) {
+      std::vector<const Vector*> cols;
+      for (const auto& v : c.batch->columns) cols.push_back(v.get());
+      ids.resize(c.batch->num_rows);
+      table.FindOrInsert(cols, c.batch->num_rows, ids.data());
+      counts[0].resize(table.size(), 0);
+      counts[1].resize(table.size(), 0);
+      for (uint32_t g : ids) counts[side][g]++;
+    }
+    chunks.clear();
+  }
+  counts[0].resize(table.size(), 0);
+  counts[1].resize(table.size(), 0);
+  std::vector<uint32_t> sel;
+  for (int64_t g = 0; g < table.size(); ++g) {
+    int64_t l = counts[0][g], r = counts[1][g];
+    int64_t copies = 0;
+    if (op_ == SetOpType::kIntersect) {
+      copies = all_ ? std::min(l, r) : (l > 0 && r > 0 ? 1 : 0);
+    } else {
+      copies = all_ ? std::max<int64_t>(l - r, 0) : (l > 0 && r == 0 ? 1 : 0);
+    }
+    for (int64_t k = 0; k < copies; ++k) sel.push_back(static_cast<uint32_t>(g));
+  }
+  if (sel.empty()) return Status::OK();
+  std::vector<columnar::VectorPtr> cols;
+  for (const auto& k : table.key_columns()) cols.push_back(columnar::Gather(*k, sel.data(), sel.size()));
+  auto b = std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), static_cast<int64_t>(sel.size()));
+  result_ = SplitBatch(b, ctx.batch_size);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<SourceState>> PhysicalSetOp::OpenSource(ExecContext&) {
+  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+}
+
+}  // namespace shoal::sql

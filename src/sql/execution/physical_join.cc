@@ -1,0 +1,274 @@
+#include "sql/execution/physical_join.h"
+
+#include "sql/execution/physical_sort.h"
+
+namespace shoal::sql {
+
+using columnar::Vector;
+
+struct PhysicalJoinBase::ProbeState : OperatorState {
+  explicit ProbeState(int64_t ts) : eval(ts) {}
+  expr::EvalContext eval;
+  std::vector<uint8_t> left_matched;
+  std::vector<uint32_t> sel;
+  RowKeys keys;
+  std::vector<int64_t> gids;
+};
+
+namespace {
+struct BuildLocal : LocalSinkState {
+  std::vector<Chunk> chunks;
+};
+
+bool TracksLeft(LogicalJoinType t) {
+  return t == LogicalJoinType::kLeft || t == LogicalJoinType::kFull || t == LogicalJoinType::kSemi ||
+         t == LogicalJoinType::kAnti;
+}
+bool TracksBuild(LogicalJoinType t) { return t == LogicalJoinType::kRight || t == LogicalJoinType::kFull; }
+bool EmitsPairs(LogicalJoinType t) { return t != LogicalJoinType::kSemi && t != LogicalJoinType::kAnti; }
+}  // namespace
+
+PhysicalJoinBase::PhysicalJoinBase(columnar::SchemaPtr schema, LogicalJoinType type, expr::ExprPtr residual,
+                                   size_t left_width, columnar::SchemaPtr right_schema)
+    : PhysicalOperator(std::move(schema)), type_(type), residual_(std::move(residual)),
+      left_width_(left_width), right_schema_(std::move(right_schema)) {}
+
+std::string PhysicalJoinBase::TypeAndResidual() const {
+  std::string s = JoinTypeName(type_);
+  if (residual_) s += " " + residual_->ToString();
+  return s;
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalJoinBase::MakeLocalSink(ExecContext&, int) {
+  return std::unique_ptr<LocalSinkState>(new BuildLocal());
+}
+
+Status PhysicalJoinBase::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+  static_cast<BuildLocal*>(local)->chunks.push_back(std::move(chunk));
+  return Status::OK();
+}
+
+Status PhysicalJoinBase::Combine(ExecContext&, LocalSinkState* local, int) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& c : static_cast<BuildLocal*>(local)->chunks) build_chunks_.push_back(std::move(c));
+  return Status::OK();
+}
+
+Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
+  std::stable_sort(build_chunks_.begin(), build_chunks_.end(),
+                   [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
+  std::vector<columnar::BatchPtr> batches;
+  int64_t n = 0;
+  for (auto& c : build_chunks_) {
+    n += c.batch->num_rows;
+    batches.push_back(std::move(c.batch));
+  }
+  build_chunks_.clear();
+  std::vector<columnar::VectorPtr> cols;
+  if (batches.empty()) {
+    for (const auto& f : right_schema_->fields) cols.push_back(Vector::Make(f.type));
+  } else {
+    cols = ConcatColumns(batches, right_schema_->size());
+  }
+  build_ = std::make_shared<columnar::RecordBatch>(right_schema_, std::move(cols), n);
+  if (TracksBuild(type_)) {
+    build_matched_.reset(new std::atomic<uint8_t>[n > 0 ? n : 1]);
+    for (int64_t i = 0; i < n; ++i) build_matched_[i].store(0, std::memory_order_relaxed);
+  }
+  return BuildIndex(ctx);
+}
+
+Result<std::unique_ptr<OperatorState>> PhysicalJoinBase::MakeOperatorState(ExecContext& ctx) {
+  return std::unique_ptr<OperatorState>(new ProbeState(ctx.statement_timestamp));
+}
+
+Status PhysicalJoinBase::EmitPairs(ExecContext&, ProbeState* st, const Chunk& in, std::vector<uint32_t>& pl,
+                                   std::vector<int64_t>& pr, std::vector<Chunk>* out) {
+  if (pl.empty()) return Status::OK();
+  const auto& left = *in.batch;
+  int64_t n = static_cast<int64_t>(pl.size());
+  std::vector<columnar::VectorPtr> cols;
+  if (residual_ || EmitsPairs(type_)) {
+    for (const auto& c : left.columns) cols.push_back(columnar::Gather(*c, pl.data(), n));
+    for (const auto& c : build_->columns) cols.push_back(columnar::GatherOrNull(*c, pr.data(), n));
+  }
+  if (residual_) {
+    // The residual sees both sides (also for semi/anti joins, whose output is the left only).
+    columnar::RecordBatch joined(nullptr, cols, n);
+    ASSIGN_OR_RETURN(int64_t k, expr::EvaluateFilter(*residual_, joined, st->eval, &st->sel));
+    if (k < n) {
+      for (int64_t j = 0; j < k; ++j) {
+        pl[j] = pl[st->sel[j]];
+        pr[j] = pr[st->sel[j]];
+      }
+      pl.resize(k);
+      pr.resize(k);
+      if (EmitsPairs(type_)) {
+        for (auto& c : cols) c = columnar::Gather(*c, st->sel.data(), k);
+      }
+      n = k;
+    }
+  }
+  if (TracksLeft(type_)) {
+    for (uint32_t i : pl) st->left_matched[i] = 1;
+  }
+  if (build_matched_) {
+    for (int64_t r : pr) build_matched_[r].store(1, std::memory_order_relaxed);
+  }
+  if (EmitsPairs(type_) && n > 0) {
+    out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n), in.order});
+  }
+  pl.clear();
+  pr.clear();
+  return Status::OK();
+}
+
+void PhysicalJoinBase::EmitProbeRemainder(ProbeState* st, const Chunk& in, std::vector<Chunk>* out) {
+  if (!TracksLeft(type_)) return;
+  const auto& left = *in.batch;
+  bool want = type_ == LogicalJoinType::kSemi;  // semi keeps matched rows, the others unmatched
+  std::vector<uint32_t> sel;
+  for (int64_t i = 0; i < left.num_rows; ++i) {
+    if ((st->left_matched[i] != 0) == want) sel.push_back(static_cast<uint32_t>(i));
+  }
+  if (sel.empty()) return;
+  int64_t n = static_cast<int64_t>(sel.size());
+  std::vector<columnar::VectorPtr> cols;
+  for (const auto& c : left.columns) cols.push_back(columnar::Gather(*c, sel.data(), n));
+  if (EmitsPairs(type_)) {
+    std::vector<int64_t> none(n, -1);
+    for (const auto& c : build_->columns) cols.push_back(columnar::GatherOrNull(*c, none.data(), n));
+  }
+  out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n), in.order});
+}
+
+Status PhysicalJoinBase::FinishOperator(ExecContext&, std::vector<Chunk>* out) {
+  if (!build_matched_) return Status::OK();
+  std::vector<uint32_t> sel;
+  for (int64_t i = 0; i < build_->num_rows; ++i) {
+    if (!build_matched_[i].load(std::memory_order_relaxed)) sel.push_back(static_cast<uint32_t>(i));
+  }
+  if (sel.empty()) return Status::OK();
+  int64_t n = static_cast<int64_t>(sel.size());
+  std::vector<columnar::VectorPtr> cols;
+  for (size_t c = 0; c < left_width_; ++c) cols.push_back(Vector::MakeNull(schema()->fields[c].type, n));
+  for (const auto& c : build_->columns) cols.push_back(columnar::Gather(*c, sel.data(), n));
+  out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n), UINT64_MAX});
+  return Status::OK();
+}
+
+// ---- hash join
+
+PhysicalHashJoin::PhysicalHashJoin(columnar::SchemaPtr schema, LogicalJoinType type,
+                                   std::vector<expr::ExprPtr> left_keys, std::vector<expr::ExprPtr> right_keys,
+                                   expr::ExprPtr residual, size_t left_width, columnar::SchemaPtr right_schema)
+    : PhysicalJoinBase(std::move(schema), type, std::move(residual), left_width, std::move(right_schema)),
+      left_keys_(std::move(left_keys)), right_keys_(std::move(right_keys)) {}
+
+std::string PhysicalHashJoin::Details() const {
+  std::string s = std::string(JoinTypeName(type_)) + " ";
+  for (size_t i = 0; i < left_keys_.size(); ++i) {
+    s += (i ? " AND " : "") + left_keys_[i]->ToString() + " = " + right_keys_[i]->ToString();
+  }
+  if (residual_) s += " residual " + residual_->ToString();
+  return s;
+}
+
+namespace {
+Result<std::vector<columnar::VectorPtr>> EvalKeys(const std::vector<expr::ExprPtr>& keys,
+                                                  const columnar::RecordBatch& b, expr::EvalContext& ctx) {
+  std::vector<columnar::VectorPtr> out;
+  for (const auto& k : keys) {
+    if (k->kind == expr::ExprKind::kColumnRef) {
+      out.push_back(b.columns[k->column]);
+    } else {
+      ASSIGN_OR_RETURN(auto v, expr::Evaluate(*k, b, ctx));
+      out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+std::vector<const Vector*> Ptrs(const std::vector<columnar::VectorPtr>& v) {
+  std::vector<const Vector*> out;
+  for (const auto& x : v) out.push_back(x.get());
+  return out;
+}
+}  // namespace
+
+Status PhysicalHashJoin::BuildIndex(ExecContext& ctx) {
+  expr::EvalContext eval(ctx.statement_timestamp);
+  ASSIGN_OR_RETURN(auto keys, EvalKeys(right_keys_, *build_, eval));
+  std::vector<columnar::TypePtr> types;
+  for (const auto& k : right_keys_) types.push_back(k->type);
+  table_ = std::make_unique<GroupHashTable>(types);
+  const int64_t n = build_->num_rows;
+  RowKeys enc;
+  enc.Encode(Ptrs(keys), n);
+  std::vector<uint32_t> ids(n);
+  next_.assign(n, -1);
+  std::vector<int64_t> last;
+  // NULL-key rows get groups too, but are left out of the chains, so they never match.
+  table_->FindOrInsertEncoded(enc, Ptrs(keys), ids.data());
+  first_.assign(table_->size(), -1);
+  last.assign(table_->size(), -1);
+  for (int64_t i = 0; i < n; ++i) {
+    if (enc.has_null(i)) continue;
+    uint32_t g = ids[i];
+    if (first_[g] < 0) {
+      first_[g] = i;
+    } else {
+      next_[last[g]] = i;
+    }
+    last[g] = i;
+  }
+  return Status::OK();
+}
+
+Status PhysicalHashJoin::Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) {
+  auto* st = static_cast<ProbeState*>(state);
+  const auto& b = *in.batch;
+  const int64_t n = b.num_rows;
+  if (TracksLeft(type_)) st->left_matched.assign(n, 0);
+  ASSIGN_OR_RETURN(auto keys, EvalKeys(left_keys_, b, st->eval));
+  st->keys.Encode(Ptrs(keys), n);
+  st->gids.resize(n);
+  table_->Find(st->keys, /*skip_null=*/true, st->gids.data());
+  std::vector<uint32_t> pl;
+  std::vector<int64_t> pr;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t g = st->gids[i];
+    if (g < 0) continue;
+    for (int64_t r = first_[g]; r >= 0; r = next_[r]) {
+      pl.push_back(static_cast<uint32_t>(i));
+      pr.push_back(r);
+      if (static_cast<int64_t>(pl.size()) >= ctx.batch_size) RETURN_NOT_OK(EmitPairs(ctx, st, in, pl, pr, out));
+    }
+  }
+  RETURN_NOT_OK(EmitPairs(ctx, st, in, pl, pr, out));
+  EmitProbeRemainder(st, in, out);
+  return Status::OK();
+}
+
+// ---- nested loop join
+
+Status PhysicalNestedLoopJoin::Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) {
+  auto* st = static_cast<ProbeState*>(state);
+  const int64_t n = in.batch->num_rows;
+  const int64_t m = build_->num_rows;
+  if (TracksLeft(type_)) st->left_matched.assign(n, 0);
+  std::vector<uint32_t> pl;
+  std::vector<int64_t> pr;
+  for (int64_t i = 0; i < n; ++i) {
+    RETURN_NOT_OK(ctx.CheckInterrupt());
+    for (int64_t j = 0; j < m; ++j) {
+      pl.push_back(static_cast<uint32_t>(i));
+      pr.push_back(j);
+      if (static_cast<int64_t>(pl.size()) >= ctx.batch_size) RETURN_NOT_OK(EmitPairs(ctx, st, in, pl, pr, out));
+    }
+  }
+  RETURN_NOT_OK(EmitPairs(ctx, st, in, pl, pr, out));
+  EmitProbeRemainder(st, in, out);
+  return Status::OK();
+}
+
+}  // namespace shoal::sql

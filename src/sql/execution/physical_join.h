@@ -1,0 +1,86 @@
+// Joins. The right child is the build side: its pipeline sinks into the join, which
+// materializes it (and for the hash join builds a hash table on the key columns, skipping
+// rows with a NULL key, since NULL never equals anything). The left child streams through
+// Execute as the probe side. Outer joins track matches: probe-side rows per batch, build-side
+// rows in shared atomic flags whose unmatched rows FinishOperator emits after all probing.
+//
+// Thread-safety: see physical_operator.h; the build side is read-only during probing.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "sql/execution/group_hash_table.h"
+#include "sql/binder/logical_plan.h"
+#include "sql/execution/physical_operator.h"
+
+namespace shoal::sql {
+
+// Shared by both joins: build-side materialization and output assembly.
+class PhysicalJoinBase : public PhysicalOperator {
+ public:
+  PhysicalJoinBase(columnar::SchemaPtr schema, LogicalJoinType type, expr::ExprPtr residual,
+                   size_t left_width, columnar::SchemaPtr right_schema);
+  bool IsStreaming() const override { return true; }
+  bool IsSink() const override { return true; }
+  std::vector<int> SinkInputs() const override { return {1}; }
+  Result<std::unique_ptr<LocalSinkState>> MakeLocalSink(ExecContext& ctx, int input) override;
+  Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input) override;
+  Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
+  Status Finalize(ExecContext& ctx) override;
+  Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
+  Status FinishOperator(ExecContext& ctx, std::vector<Chunk>* out) override;
+
+ protected:
+  struct ProbeState;
+  // Called at the end of Finalize once build_ holds the whole build side.
+  virtual Status BuildIndex(ExecContext& ctx) { return Status::OK(); }
+  // Handles candidate pairs (probe row, build row): applies the residual, records matches and
+  // emits joined rows for inner/outer joins.
+  Status EmitPairs(ExecContext& ctx, ProbeState* st, const Chunk& in, std::vector<uint32_t>& pl,
+                   std::vector<int64_t>& pr, std::vector<Chunk>* out);
+  // After all pairs of a probe batch: semi/anti rows and unmatched left rows.
+  void EmitProbeRemainder(ProbeState* st, const Chunk& in, std::vector<Chunk>* out);
+  std::string TypeAndResidual() const;
+
+  LogicalJoinType type_;
+  expr::ExprPtr residual_;
+  size_t left_width_;
+  columnar::SchemaPtr right_schema_;
+  std::mutex mu_;
+  std::vector<Chunk> build_chunks_;
+  columnar::BatchPtr build_;  // after Finalize
+  std::unique_ptr<std::atomic<uint8_t>[]> build_matched_;
+};
+
+class PhysicalHashJoin : public PhysicalJoinBase {
+ public:
+  PhysicalHashJoin(columnar::SchemaPtr schema, LogicalJoinType type, std::vector<expr::ExprPtr> left_keys,
+                   std::vector<expr::ExprPtr> right_keys, expr::ExprPtr residual, size_t left_width,
+                   columnar::SchemaPtr right_schema);
+  std::string Name() const override { return "HashJoin"; }
+  std::string Details() const override;
+  Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
+
+ private:
+  Status BuildIndex(ExecContext& ctx) override;
+
+  std::vector<expr::ExprPtr> left_keys_, right_keys_;
+  std::unique_ptr<GroupHashTable> table_;
+  std::vector<int64_t> first_;  // per key group: first build row
+  std::vector<int64_t> next_;   // per build row: next row with the same key
+};
+
+// Joins without equality keys: every probe row against every build row (cross product when
+// there is no condition).
+class PhysicalNestedLoopJoin : public PhysicalJoinBase {
+ public:
+  using PhysicalJoinBase::PhysicalJoinBase;
+  std::string Name() const override { return residual_ ? "NestedLoopJoin" : "CrossProduct"; }
+  std::string Details() const override { return TypeAndResidual(); }
+  Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
+};
+
+}  // namespace shoal::sql

@@ -1,0 +1,71 @@
+#include "sql/execution/physical_operator.h"
+
+#include <cstdio>
+
+namespace shoal::sql {
+
+Result<bool> BatchListSource::Next(SourceLocalState*, Chunk* out) {
+  size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+  if (i >= batches_.size()) return false;
+  out->batch = batches_[i];
+  out->order = i;
+  return true;
+}
+
+std::vector<columnar::BatchPtr> SplitBatch(const columnar::BatchPtr& b, int batch_size) {
+  std::vector<columnar::BatchPtr> out;
+  if (!b || b->num_rows == 0) return out;
+  if (b->num_rows <= batch_size) {
+    out.push_back(b);
+    return out;
+  }
+  for (int64_t off = 0; off < b->num_rows; off += batch_size) {
+    out.push_back(columnar::SliceBatch(*b, off, std::min<int64_t>(batch_size, b->num_rows - off)));
+  }
+  return out;
+}
+
+namespace {
+Status NotA(const PhysicalOperator& op, const char* role) {
+  return Status::Internal(op.Name() + " is not a " + role);
+}
+}  // namespace
+
+Result<std::unique_ptr<SourceState>> PhysicalOperator::OpenSource(ExecContext&) { return NotA(*this, "source"); }
+Result<std::unique_ptr<OperatorState>> PhysicalOperator::MakeOperatorState(ExecContext&) {
+  return std::unique_ptr<OperatorState>();
+}
+Status PhysicalOperator::Execute(ExecContext&, OperatorState*, Chunk, std::vector<Chunk>*) {
+  return NotA(*this, "streaming operator");
+}
+Result<std::unique_ptr<LocalSinkState>> PhysicalOperator::MakeLocalSink(ExecContext&, int) {
+  return NotA(*this, "sink");
+}
+Status PhysicalOperator::Sink(ExecContext&, LocalSinkState*, Chunk, int) { return NotA(*this, "sink"); }
+Status PhysicalOperator::Combine(ExecContext&, LocalSinkState*, int) { return Status::OK(); }
+Status PhysicalOperator::Finalize(ExecContext&) { return Status::OK(); }
+
+namespace {
+void Render(const PhysicalOperator& op, int depth, bool analyze, std::string* out) {
+  std::string line(depth * 2, ' ');
+  line += op.Name();
+  std::string d = op.Details();
+  if (!d.empty()) line += " " + d;
+  if (analyze) {
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), " [rows=%lld time=%.3fms]",
+                  static_cast<long long>(op.stats.rows_out.load()), op.stats.nanos.load() / 1e6);
+    line += buf;
+  }
+  *out += line + "\n";
+  for (const auto& c : op.children) Render(*c, depth + 1, analyze, out);
+}
+}  // namespace
+
+std::string PlanToString(const PhysicalOperator& root, bool analyze) {
+  std::string out;
+  Render(root, 0, analyze, &out);
+  return out;
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,150 @@
+// Physical operators and the contracts the pipeline executor (executor.h) drives them by.
+//
+// An operator plays up to three roles:
+// - source: OpenSource() hands out batches to many workers (scans, VALUES, and every sink
+//   once finalized: aggregate results, sorted runs, ...);
+// - streaming: Execute() maps one input chunk to zero or more output chunks on the calling
+//   worker, with per-worker OperatorState (filter, projection, join probe);
+// - sink: consumes chunks into per-worker LocalSinkState, Combine()s each worker's state into
+//   the global state, and Finalize()s once all input is in (aggregate, sort, join build).
+// Chunks carry an `order` key so sinks that must keep the input order (result collection,
+// LIMIT) can restore it: sources number their batches, streaming operators keep the key.
+//
+// Thread-safety: Execute/Sink run concurrently on distinct per-worker states; Combine may be
+// called concurrently (operators lock their global state); OpenSource, Finalize and
+// FinishOperator are called by one thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "columnar/vector.h"
+#include "expr/evaluate.h"
+#include "shoal/database.h"
+#include "shoal/status.h"
+#include "sql/functions/table_function.h"
+
+namespace shoal::sql {
+
+class ThreadPool;
+
+struct Chunk {
+  columnar::BatchPtr batch;
+  uint64_t order = 0;
+};
+
+// Per-statement execution settings and shared state.
+struct ExecContext {
+  int batch_size = 2048;
+  int threads = 1;
+  ThreadPool* pool = nullptr;               // null: run single-threaded
+  const std::atomic<bool>* interrupted = nullptr;
+  int64_t statement_timestamp = 0;          // current_timestamp for the statement
+  PrewhereMode prewhere = PrewhereMode::kAuto;  // SET shoal.prewhere, for every table scan
+
+  std::mutex metrics_mu;
+  ScanMetrics scan_metrics;                 // summed over all scans
+
+  Status CheckInterrupt() const {
+    if (interrupted && interrupted->load(std::memory_order_relaxed)) {
+      return Status::Interrupted("Interrupted!");
+    }
+    return Status::OK();
+  }
+};
+
+// Per-operator counters for EXPLAIN ANALYZE.
+struct OperatorStats {
+  std::atomic<int64_t> rows_out{0};
+  std::atomic<int64_t> nanos{0};
+};
+
+class SourceLocalState {
+ public:
+  virtual ~SourceLocalState() = default;
+};
+
+// A parallel read: Next is called concurrently, each worker with its own local state.
+class SourceState {
+ public:
+  virtual ~SourceState() = default;
+  virtual std::unique_ptr<SourceLocalState> MakeLocal() { return nullptr; }
+  virtual Result<bool> Next(SourceLocalState* local, Chunk* out) = 0;
+  virtual ScanMetrics metrics() const { return {}; }
+};
+
+// Hands out a fixed list of batches; order = position in the list.
+class BatchListSource : public SourceState {
+ public:
+  explicit BatchListSource(std::vector<columnar::BatchPtr> batches) : batches_(std::move(batches)) {}
+  Result<bool> Next(SourceLocalState*, Chunk* out) override;
+
+ private:
+  std::vector<columnar::BatchPtr> batches_;
+  std::atomic<size_t> next_{0};
+};
+
+// Splits `b` into slices of at most `batch_size` rows (no copy when it already fits).
+std::vector<columnar::BatchPtr> SplitBatch(const columnar::BatchPtr& b, int batch_size);
+
+class OperatorState {
+ public:
+  virtual ~OperatorState() = default;
+};
+
+class LocalSinkState {
+ public:
+  virtual ~LocalSinkState() = default;
+};
+
+class PhysicalOperator {
+ public:
+  explicit PhysicalOperator(columnar::SchemaPtr schema) : schema_(std::move(schema)) {}
+  virtual ~PhysicalOperator() = default;
+  PhysicalOperator(const PhysicalOperator&) = delete;
+  PhysicalOperator& operator=(const PhysicalOperator&) = delete;
+
+  virtual std::string Name() const = 0;
+  // One-line detail for EXPLAIN (predicate, keys, ...).
+  virtual std::string Details() const { return ""; }
+  const columnar::SchemaPtr& schema() const { return schema_; }
+
+  virtual bool IsSource() const { return false; }
+  virtual bool IsStreaming() const { return false; }
+  virtual bool IsSink() const { return false; }
+  // Children whose pipelines feed the sink (in order); a streaming operator's pass-through
+  // input is child 0 and is not listed.
+  virtual std::vector<int> SinkInputs() const { return {0}; }
+
+  // --- source
+  virtual Result<std::unique_ptr<SourceState>> OpenSource(ExecContext& ctx);
+  // --- streaming
+  virtual Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx);
+  virtual Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out);
+  // After all workers are done: extra output (e.g. unmatched build rows of a FULL join).
+  virtual Status FinishOperator(ExecContext& ctx, std::vector<Chunk>* out) { return Status::OK(); }
+  // --- sink
+  virtual Result<std::unique_ptr<LocalSinkState>> MakeLocalSink(ExecContext& ctx, int input);
+  virtual Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input);
+  virtual Status Combine(ExecContext& ctx, LocalSinkState* local, int input);
+  virtual Status Finalize(ExecContext& ctx);
+  // True once the sink needs no more input (a LIMIT is satisfied): sources stop early.
+  virtual bool SinkFinished() const { return false; }
+
+  std::vector<std::unique_ptr<PhysicalOperator>> children;
+  OperatorStats stats;
+
+ private:
+  columnar::SchemaPtr schema_;
+};
+
+using PhysicalPtr = std::unique_ptr<PhysicalOperator>;
+
+// Indented plan text, one operator a line; with `analyze`, rows out and time per operator.
+std::string PlanToString(const PhysicalOperator& root, bool analyze);
+
+}  // namespace shoal::sql

@@ -1,0 +1,117 @@
+#include "sql/execution/physical_sort.h"
+
+#include <algorithm>
+
+#include "sql/binder/sort_order.h"
+
+namespace shoal::sql {
+
+namespace {
+struct SortLocal : LocalSinkState {
+  explicit SortLocal(int64_t ts) : eval(ts) {}
+  expr::EvalContext eval;
+  std::vector<Chunk> chunks;
+  int64_t rows = 0;
+};
+}  // namespace
+
+std::vector<columnar::VectorPtr> ConcatColumns(const std::vector<columnar::BatchPtr>& batches, size_t ncols) {
+  std::vector<columnar::VectorPtr> out;
+  for (size_t c = 0; c < ncols; ++c) {
+    if (batches.size() == 1) {
+      out.push_back(batches[0]->columns[c]);
+      continue;
+    }
+    std::vector<columnar::VectorPtr> parts;
+    for (const auto& b : batches) parts.push_back(b->columns[c]);
+    out.push_back(columnar::Concat(parts));
+  }
+  return out;
+}
+
+std::string PhysicalSort::Details() const {
+  std::string s;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    s += (i ? ", " : "") + keys_[i].expr->ToString() + (keys_[i].descending ? " DESC" : " ASC") +
+         (keys_[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  if (limit_ >= 0) s += " limit=" + std::to_string(limit_);
+  return s;
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalSort::MakeLocalSink(ExecContext& ctx, int) {
+  return std::unique_ptr<LocalSinkState>(new SortLocal(ctx.statement_timestamp));
+}
+
+Chunk PhysicalSort::SortChunks(std::vector<Chunk>* chunks, int64_t limit, bool keep_keys) const {
+  std::stable_sort(chunks->begin(), chunks->end(), [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
+  std::vector<columnar::BatchPtr> batches;
+  for (auto& c : *chunks) batches.push_back(c.batch);
+  uint64_t order = chunks->front().order;
+  chunks->clear();
+  const size_t ndata = schema()->size();
+  const size_t ntotal = ndata + keys_.size();
+  auto cols = ConcatColumns(batches, ntotal);
+  int64_t n = cols.empty() ? 0 : cols[0]->size();
+  if (cols.empty()) {
+    for (const auto& b : batches) n += b->num_rows;
+  }
+  std::vector<const columnar::Vector*> key_cols;
+  std::vector<SortSpec> specs;
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    key_cols.push_back(cols[ndata + k].get());
+    specs.push_back({keys_[k].descending, keys_[k].nulls_first});
+  }
+  std::vector<uint32_t> idx = SortIndices(key_cols, specs, n, limit);
+  std::vector<columnar::VectorPtr> out;
+  size_t keep = keep_keys ? ntotal : ndata;
+  for (size_t c = 0; c < keep; ++c) out.push_back(columnar::Gather(*cols[c], idx.data(), idx.size()));
+  return {std::make_shared<columnar::RecordBatch>(schema(), std::move(out), static_cast<int64_t>(idx.size())), order};
+}
+
+Status PhysicalSort::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+  auto* l = static_cast<SortLocal*>(local);
+  const auto& b = *chunk.batch;
+  std::vector<columnar::VectorPtr> cols = b.columns;
+  cols.resize(schema()->size());
+  for (const auto& k : keys_) {
+    if (k.expr->kind == expr::ExprKind::kColumnRef) {
+      cols.push_back(b.columns[k.expr->column]);
+    } else {
+      ASSIGN_OR_RETURN(auto v, expr::Evaluate(*k.expr, b, l->eval));
+      cols.push_back(std::move(v));
+    }
+  }
+  l->rows += b.num_rows;
+  l->chunks.push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), b.num_rows), chunk.order});
+  if (limit_ >= 0 && l->rows > std::max<int64_t>(4 * limit_, 8192)) {
+    Chunk c = SortChunks(&l->chunks, limit_, true);
+    l->rows = c.batch->num_rows;
+    l->chunks.push_back(std::move(c));
+  }
+  return Status::OK();
+}
+
+Status PhysicalSort::Combine(ExecContext&, LocalSinkState* local, int) {
+  auto* l = static_cast<SortLocal*>(local);
+  if (limit_ >= 0 && l->chunks.size() > 1) {
+    Chunk c = SortChunks(&l->chunks, limit_, true);
+    l->chunks.push_back(std::move(c));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& c : l->chunks) chunks_.push_back(std::move(c));
+  return Status::OK();
+}
+
+Status PhysicalSort::Finalize(ExecContext& ctx) {
+  if (chunks_.empty()) return Status::OK();
+  Chunk c = SortChunks(&chunks_, limit_, false);
+  result_ = SplitBatch(c.batch, ctx.batch_size);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<SourceState>> PhysicalSort::OpenSource(ExecContext&) {
+  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+}
+
+}  // namespace shoal::sql

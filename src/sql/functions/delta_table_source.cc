@@ -1,0 +1,80 @@
+#include "sql/functions/delta_table_source.h"
+
+#include "sql/functions/query_log_recorder.h"
+
+namespace shoal::sql {
+namespace {
+
+class FileSetLocal final : public ScanLocalState {
+ public:
+  explicit FileSetLocal(std::unique_ptr<scan::FileSetScan::Local> l) : local(std::move(l)) {}
+  std::unique_ptr<scan::FileSetScan::Local> local;
+};
+
+class FileSetScanAdapter final : public Scan {
+ public:
+  explicit FileSetScanAdapter(std::unique_ptr<scan::FileSetScan> scan) : scan_(std::move(scan)) {}
+
+  std::unique_ptr<ScanLocalState> MakeLocal() override {
+    return std::make_unique<FileSetLocal>(scan_->MakeLocal());
+  }
+  Result<bool> Next(ScanLocalState* local, columnar::BatchPtr* out, uint64_t* order) override {
+    auto* l = dynamic_cast<FileSetLocal*>(local);
+    if (!l) return Status::Internal("file scan called without its local state");
+    return scan_->Next(l->local.get(), out, order);
+  }
+  ScanMetrics metrics() const override { return scan_->metrics(); }
+
+ private:
+  std::unique_ptr<scan::FileSetScan> scan_;
+};
+
+}  // namespace
+
+scan::FileSetScanSpec::Prewhere ToScanPrewhere(PrewhereMode mode) {
+  switch (mode) {
+    case PrewhereMode::kOn: return scan::FileSetScanSpec::Prewhere::kOn;
+    case PrewhereMode::kOff: return scan::FileSetScanSpec::Prewhere::kOff;
+    case PrewhereMode::kAuto: break;
+  }
+  return scan::FileSetScanSpec::Prewhere::kAuto;
+}
+
+std::unique_ptr<Scan> MakeFileSetScan(std::unique_ptr<scan::FileSetScan> scan) {
+  return std::make_unique<FileSetScanAdapter>(std::move(scan));
+}
+
+DeltaTableSource::DeltaTableSource(std::shared_ptr<const scan::DeltaTable> table, std::string display_name,
+                                   std::shared_ptr<io::FileSystem> log_fs)
+    : table_(std::move(table)), name_(std::move(display_name)), log_fs_(std::move(log_fs)) {}
+
+std::string DeltaTableSource::ToString() const {
+  return "delta_scan(" + name_ + ", version " + std::to_string(table_->snapshot()->version()) + ")";
+}
+
+Result<std::unique_ptr<Scan>> DeltaTableSource::Open(const ScanRequest& request) const {
+  scan::DeltaScanOptions o;
+  o.columns = request.columns;
+  o.filters = request.filters;
+  o.batch_rows = request.batch_size > 0 ? request.batch_size : 2048;
+  o.limit_hint = request.limit_hint;
+  o.prewhere = ToScanPrewhere(request.prewhere);
+  ASSIGN_OR_RETURN(auto scan, table_->Plan(o));
+  return RecordQueryShape(MakeFileSetScan(std::move(scan)), log_fs_, table_, request);
+}
+
+std::string ParquetFilesSource::ToString() const {
+  std::string s = "read_parquet(";
+  for (size_t i = 0; i < files_->files().size() && i < 3; ++i) s += (i ? ", " : "") + files_->files()[i];
+  if (files_->files().size() > 3) s += ", ...";
+  return s + ")";
+}
+
+Result<std::unique_ptr<Scan>> ParquetFilesSource::Open(const ScanRequest& request) const {
+  ASSIGN_OR_RETURN(auto scan, files_->Plan(request.columns, request.filters,
+                                           request.batch_size > 0 ? request.batch_size : 2048, request.limit_hint,
+                                           ToScanPrewhere(request.prewhere)));
+  return MakeFileSetScan(std::move(scan));
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,41 @@
+#include "sql/functions/table_function.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace shoal::sql {
+
+namespace {
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
+const TableFunctionRegistry& TableFunctionRegistry::Get() {
+  static const TableFunctionRegistry* registry = [] {
+    auto* r = new TableFunctionRegistry();
+    RegisterRangeFunctions(r);
+    RegisterParquetFunctions(r);
+    return r;
+  }();
+  return *registry;
+}
+
+void TableFunctionRegistry::Add(TableFunction fn) {
+  std::string key = Lower(fn.name);
+  functions_[key] = std::move(fn);
+}
+
+const TableFunction* TableFunctionRegistry::Find(const std::string& name) const {
+  auto it = functions_.find(Lower(name));
+  return it == functions_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> TableFunctionRegistry::Names() const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : functions_) out.push_back(k);
+  return out;
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,13 @@
+// Rule-based logical optimizer: runs the rules of this folder, one file each, in order —
+// constant folding, filter pushdown, projection pruning, LIMIT pushdown.
+//
+// Thread-safety: pure function of its input.
+#pragma once
+
+#include "sql/binder/logical_plan.h"
+
+namespace shoal::sql {
+
+Result<LogicalPtr> Optimize(LogicalPtr plan);
+
+}  // namespace shoal::sql

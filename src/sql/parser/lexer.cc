@@ -1,0 +1,300 @@
+#include "sql/parser/lexer.h"
+
+#include <algorithm>
+#include <array>
+
+namespace shoal::sql {
+
+namespace {
+
+// Kept sorted for binary search.
+constexpr std::array<std::string_view, 45> kReserved = {
+    "ALL",    "AND",     "AS",        "ASC",     "BETWEEN", "BY",     "CASE",   "CROSS",
+    "DESC",   "DISTINCT", "ELSE",     "END",     "EXCEPT",  "FALSE",  "FROM",   "FULL",
+    "GROUP",  "HAVING",  "ILIKE",     "IN",      "INNER",   "INTERSECT", "IS",  "JOIN",
+    "LATERAL", "LEFT",   "LIKE",      "LIMIT",   "NATURAL", "NOT",    "NULL",   "OFFSET",
+    "ON",     "OR",      "ORDER",     "OUTER",   "RIGHT",   "SELECT", "THEN",   "TRUE",
+    "UNION",  "USING",   "VALUES",    "WHEN",    "WHERE",
+};
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsWordStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+bool IsWordChar(char c) { return IsWordStart(c) || IsDigit(c) || c == '$'; }
+
+// Quotes a snippet of source text for an error message, shortened to a readable length.
+std::string Snippet(std::string_view text, size_t offset, size_t length) {
+  std::string_view s = text.substr(std::min(offset, text.size()));
+  s = s.substr(0, std::min<size_t>(length, 40));
+  size_t nl = s.find('\n');
+  if (nl != std::string_view::npos) s = s.substr(0, nl);
+  return "\"" + std::string(s) + "\"";
+}
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : text_(text) {}
+
+  Result<std::vector<Token>> Run() {
+    std::vector<Token> tokens;
+    while (true) {
+      RETURN_NOT_OK(SkipSpaceAndComments());
+      if (pos_ >= text_.size()) break;
+      Token token;
+      token.offset = pos_;
+      RETURN_NOT_OK(Next(&token));
+      token.length = pos_ - token.offset;
+      tokens.push_back(std::move(token));
+    }
+    Token end;
+    end.offset = text_.size();
+    tokens.push_back(std::move(end));
+    return tokens;
+  }
+
+ private:
+  Status Error(std::string_view what, size_t offset, size_t length) const {
+    return Status::Parser(std::string(what) + " at or near " + Snippet(text_, offset, length) +
+                          FormatPosition(text_, offset));
+  }
+
+  Status SkipSpaceAndComments() {
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (IsSpace(c)) {
+        ++pos_;
+      } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
+        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
+        size_t start = pos_;
+        pos_ += 2;
+        int depth = 1;  // block comments nest, as in Spark and PostgreSQL
+        while (pos_ < text_.size() && depth > 0) {
+          if (text_.compare(pos_, 2, "/*") == 0) {
+            ++depth;
+            pos_ += 2;
+          } else if (text_.compare(pos_, 2, "*/") == 0) {
+            --depth;
+            pos_ += 2;
+          } else {
+            ++pos_;
+          }
+        }
+        if (depth > 0) return Error("unterminated comment", start, 2);
+      } else {
+        break;
+      }
+    }
+    return Status::OK();
+  }
+
+  Status Next(Token* token) {
+    char c = text_[pos_];
+    if ((c == 'x' || c == 'X') && pos_ + 1 < text_.size() && text_[pos_ + 1] == '\'') {
+      size_t start = pos_;
+      ++pos_;
+      RETURN_NOT_OK(Quoted(token, '\'', TokenType::kString, "unterminated quoted string"));
+      for (char h : token->text) {
+        bool hex = IsDigit(h) || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F');
+        if (!hex) return Error("invalid hex digit in binary literal", start, pos_ - start);
+      }
+      if (token->text.size() % 2 != 0) {
+        return Error("odd number of hex digits in binary literal", start, pos_ - start);
+      }
+      token->type = TokenType::kHexString;
+      return Status::OK();
+    }
+    if (IsWordStart(c)) {
+      size_t start = pos_;
+      while (pos_ < text_.size() && IsWordChar(text_[pos_])) ++pos_;
+      token->type = TokenType::kWord;
+      token->text = std::string(text_.substr(start, pos_ - start));
+      return Status::OK();
+    }
+    if (IsDigit(c) || (c == '.' && pos_ + 1 < text_.size() && IsDigit(text_[pos_ + 1]))) {
+      return Number(token);
+    }
+    if (c == '\'') return Quoted(token, '\'', TokenType::kString, "unterminated quoted string");
+    if (c == '"') {
+      return Quoted(token, '"', TokenType::kQuotedIdentifier, "unterminated quoted identifier");
+    }
+    if (c == '`') {
+      return Quoted(token, '`', TokenType::kQuotedIdentifier, "unterminated quoted identifier");
+    }
+    static constexpr std::array<std::string_view, 9> kTwoChar = {"::", "==", "=>", "<>", "!=",
+                                                                 "<=", ">=", "||", "//"};
+    if (pos_ + 1 < text_.size()) {
+      std::string_view two = text_.substr(pos_, 2);
+      for (std::string_view op : kTwoChar) {
+        if (two == op) {
+          token->type = TokenType::kOperator;
+          token->text = std::string(two);
+          pos_ += 2;
+          return Status::OK();
+        }
+      }
+    }
+    static constexpr std::string_view kOneChar = "()[]{},;.:+-*/%=<>";
+    if (kOneChar.find(c) != std::string_view::npos) {
+      token->type = TokenType::kOperator;
+      token->text = std::string(1, c);
+      ++pos_;
+      return Status::OK();
+    }
+    return Error("syntax error", pos_, 1);
+  }
+
+  Status Number(Token* token) {
+    size_t start = pos_;
+    bool dot = false;
+    bool exponent = false;
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      dot = true;
+      ++pos_;
+      while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      size_t p = pos_ + 1;
+      if (p < text_.size() && (text_[p] == '+' || text_[p] == '-')) ++p;
+      if (p < text_.size() && IsDigit(text_[p])) {
+        exponent = true;
+        pos_ = p;
+        while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+      }
+    }
+    token->type = exponent ? TokenType::kFloat : dot ? TokenType::kDecimal : TokenType::kInteger;
+    token->text = std::string(text_.substr(start, pos_ - start));
+    return Status::OK();
+  }
+
+  // Reads a token quoted by `quote`, where a doubled quote stands for one.
+  Status Quoted(Token* token, char quote, TokenType type, std::string_view unterminated) {
+    size_t start = pos_;
+    ++pos_;
+    std::string value;
+    while (true) {
+      if (pos_ >= text_.size()) return Error(unterminated, start, text_.size() - start);
+      char c = text_[pos_];
+      if (c == quote) {
+        if (pos_ + 1 < text_.size() && text_[pos_ + 1] == quote) {
+          value.push_back(quote);
+          pos_ += 2;
+          continue;
+        }
+        ++pos_;
+        break;
+      }
+      value.push_back(c);
+      ++pos_;
+    }
+    if (type == TokenType::kQuotedIdentifier && value.empty()) {
+      return Error("zero-length quoted identifier", start, pos_ - start);
+    }
+    token->type = type;
+    token->text = std::move(value);
+    return Status::OK();
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view upper) {
+  if (a.size() != upper.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char c = a[i];
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    if (c != upper[i]) return false;
+  }
+  return true;
+}
+
+bool Token::IsKeyword(std::string_view keyword) const {
+  return type == TokenType::kWord && EqualsIgnoreCase(text, keyword);
+}
+
+bool IsReservedKeyword(std::string_view word) {
+  if (word.size() > 16) return false;
+  char buf[16];
+  for (size_t i = 0; i < word.size(); ++i) {
+    char c = word[i];
+    buf[i] = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  }
+  return std::binary_search(kReserved.begin(), kReserved.end(), std::string_view(buf, word.size()));
+}
+
+Result<std::vector<Token>> Lex(std::string_view text) { return Lexer(text).Run(); }
+
+SourceLocation LocateOffset(std::string_view text, size_t offset) {
+  SourceLocation loc;
+  offset = std::min(offset, text.size());
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++loc.line;
+      loc.column = 1;
+    } else {
+      ++loc.column;
+    }
+  }
+  return loc;
+}
+
+std::string FormatPosition(std::string_view text, size_t offset) {
+  SourceLocation loc = LocateOffset(text, offset);
+  return " (line " + std::to_string(loc.line) + ", column " + std::to_string(loc.column) + ")";
+}
+
+bool IsCompleteStatement(std::string_view text) {
+  bool last_is_semicolon = false;
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (IsSpace(c)) {
+      ++i;
+    } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '-') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      i += 2;
+      int depth = 1;
+      while (i < text.size() && depth > 0) {
+        if (text.compare(i, 2, "/*") == 0) {
+          ++depth;
+          i += 2;
+        } else if (text.compare(i, 2, "*/") == 0) {
+          --depth;
+          i += 2;
+        } else {
+          ++i;
+        }
+      }
+      if (depth > 0) return false;
+    } else if (c == '\'' || c == '"' || c == '`') {
+      ++i;
+      while (true) {
+        if (i >= text.size()) return false;
+        if (text[i] == c) {
+          if (i + 1 < text.size() && text[i + 1] == c) {
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        ++i;
+      }
+      last_is_semicolon = false;
+    } else {
+      last_is_semicolon = c == ';';
+      ++i;
+    }
+  }
+  return last_is_semicolon;
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,267 @@
+// DDL parsing: CREATE TABLE (columns, generated/identity columns, constraints, table
+// clauses, CTAS), DROP TABLE and ALTER TABLE.
+#include "sql/parser/parser.h"
+
+namespace shoal::sql {
+
+namespace {
+
+template <typename T>
+std::unique_ptr<T> Make(size_t pos) {
+  return std::make_unique<T>(pos);
+}
+
+}  // namespace
+
+Result<StatementPtr> Parser::ParseCreate() {
+  auto s = Make<CreateTableStatement>(Advance().offset);
+  if (AcceptKeyword("OR")) {
+    RETURN_NOT_OK(ExpectKeyword("REPLACE"));
+    s->or_replace = true;
+  }
+  RETURN_NOT_OK(ExpectKeyword("TABLE"));
+  if (PeekKeyword("IF")) {
+    const Token& if_token = Advance();
+    RETURN_NOT_OK(ExpectKeyword("NOT"));
+    RETURN_NOT_OK(ExpectKeyword("EXISTS"));
+    if (s->or_replace) return ErrorAt(if_token, "OR REPLACE and IF NOT EXISTS cannot be combined");
+    s->if_not_exists = true;
+  }
+  ASSIGN_OR_RETURN(s->name, ParseTableName());
+  if (PeekOperator("(") && !IsQueryStart(1)) {
+    Advance();
+    do {
+      if (AcceptKeyword("CONSTRAINT")) {
+        ASSIGN_OR_RETURN(CheckConstraint c, ParseCheckConstraint());
+        s->constraints.push_back(std::move(c));
+      } else {
+        ASSIGN_OR_RETURN(ColumnDefinition col, ParseColumnDefinition());
+        s->columns.push_back(std::move(col));
+      }
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+    if (s->columns.empty()) return ErrorAtOffset(s->name.position, "CREATE TABLE needs a column");
+  }
+  // Table clauses, each at most once, in any order.
+  bool seen_using = false, seen_partitioned = false, seen_properties = false;
+  while (true) {
+    const Token& t = Peek();
+    if (t.IsKeyword("USING") && !seen_using) {
+      Advance();
+      ASSIGN_OR_RETURN(s->using_format, AnyName());
+      seen_using = true;
+    } else if (t.IsKeyword("PARTITIONED") && !seen_partitioned) {
+      Advance();
+      RETURN_NOT_OK(ExpectKeyword("BY"));
+      ASSIGN_OR_RETURN(s->partitioned_by, IdentifierList());
+      seen_partitioned = true;
+    } else if (t.IsKeyword("LOCATION") && !s->location) {
+      Advance();
+      ASSIGN_OR_RETURN(s->location, StringLiteral());
+    } else if (t.IsKeyword("COMMENT") && !s->comment) {
+      Advance();
+      ASSIGN_OR_RETURN(s->comment, StringLiteral());
+    } else if (t.IsKeyword("TBLPROPERTIES") && !seen_properties) {
+      Advance();
+      ASSIGN_OR_RETURN(s->properties, ParseProperties());
+      seen_properties = true;
+    } else {
+      break;
+    }
+  }
+  if (AcceptKeyword("AS")) {
+    ASSIGN_OR_RETURN(s->as_query, ParseQuery());
+  } else if (IsQueryStart(0) || PeekOperator("(")) {
+    ASSIGN_OR_RETURN(s->as_query, ParseQuery());
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<CheckConstraint> Parser::ParseCheckConstraint() {
+  CheckConstraint c;
+  c.position = Peek().offset;
+  ASSIGN_OR_RETURN(c.name, Identifier());
+  RETURN_NOT_OK(ExpectKeyword("CHECK"));
+  RETURN_NOT_OK(ExpectOperator("("));
+  ASSIGN_OR_RETURN(c.expr, ParseExpr());
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return c;
+}
+
+Result<ColumnDefinition> Parser::ParseColumnDefinition() {
+  ColumnDefinition col;
+  col.position = Peek().offset;
+  ASSIGN_OR_RETURN(col.name, Identifier());
+  ASSIGN_OR_RETURN(col.type, ParseType());
+  // Column options in any order, each at most once.
+  while (true) {
+    const Token& t = Peek();
+    if (t.IsKeyword("NOT") && PeekKeyword("NULL", 1) && !col.not_null) {
+      Advance();
+      Advance();
+      col.not_null = true;
+    } else if (t.IsKeyword("GENERATED") && !col.generated && !col.identity) {
+      Advance();
+      bool always = true;
+      if (AcceptKeyword("BY")) {
+        RETURN_NOT_OK(ExpectKeyword("DEFAULT"));
+        always = false;
+      } else {
+        RETURN_NOT_OK(ExpectKeyword("ALWAYS"));
+      }
+      RETURN_NOT_OK(ExpectKeyword("AS"));
+      if (AcceptKeyword("IDENTITY")) {
+        ASSIGN_OR_RETURN(col.identity, ParseIdentity(always));
+      } else if (always) {
+        RETURN_NOT_OK(ExpectOperator("("));
+        ASSIGN_OR_RETURN(col.generated, ParseExpr());
+        RETURN_NOT_OK(ExpectOperator(")"));
+      } else {
+        return SyntaxError();
+      }
+    } else if (t.IsKeyword("COMMENT") && !col.comment) {
+      Advance();
+      ASSIGN_OR_RETURN(col.comment, StringLiteral());
+    } else if (t.IsKeyword("DEFAULT") && !col.default_value) {
+      Advance();
+      ASSIGN_OR_RETURN(col.default_value, ParseExpr());
+    } else {
+      break;
+    }
+  }
+  return col;
+}
+
+Result<IdentitySpec> Parser::ParseIdentity(bool always) {
+  IdentitySpec spec;
+  spec.always = always;
+  if (!AcceptOperator("(")) return spec;
+  while (!PeekOperator(")")) {
+    if (AcceptKeyword("START") && !spec.start) {
+      RETURN_NOT_OK(ExpectKeyword("WITH"));
+      ASSIGN_OR_RETURN(spec.start, SignedInteger());
+    } else if (AcceptKeyword("INCREMENT") && !spec.increment) {
+      RETURN_NOT_OK(ExpectKeyword("BY"));
+      const Token& t = Peek();
+      ASSIGN_OR_RETURN(spec.increment, SignedInteger());
+      if (*spec.increment == 0) return ErrorAt(t, "identity INCREMENT BY must not be 0");
+    } else {
+      return SyntaxError();
+    }
+  }
+  Advance();
+  return spec;
+}
+
+Result<StatementPtr> Parser::ParseDrop() {
+  auto s = Make<DropTableStatement>(Advance().offset);
+  RETURN_NOT_OK(ExpectKeyword("TABLE"));
+  if (AcceptKeyword("IF")) {
+    RETURN_NOT_OK(ExpectKeyword("EXISTS"));
+    s->if_exists = true;
+  }
+  ASSIGN_OR_RETURN(s->name, ParseTableName());
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseAlter() {
+  auto s = Make<AlterTableStatement>(Advance().offset);
+  using A = AlterTableStatement::Action;
+  RETURN_NOT_OK(ExpectKeyword("TABLE"));
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  const Token& t = Advance();
+  if (t.IsKeyword("ADD")) {
+    if (AcceptKeyword("CONSTRAINT")) {
+      s->action = A::kAddConstraint;
+      ASSIGN_OR_RETURN(s->constraint, ParseCheckConstraint());
+      return StatementPtr(std::move(s));
+    }
+    s->action = A::kAddColumns;
+    if (!AcceptKeyword("COLUMNS")) RETURN_NOT_OK(ExpectKeyword("COLUMN"));
+    bool parenthesized = AcceptOperator("(");
+    do {
+      ASSIGN_OR_RETURN(ColumnDefinition col, ParseColumnDefinition());
+      if (col.identity || col.generated || col.default_value) {
+        return ErrorAtOffset(col.position, "ADD COLUMNS cannot add generated, identity or default columns");
+      }
+      s->add_columns.push_back(std::move(col));
+    } while (AcceptOperator(","));
+    if (parenthesized) RETURN_NOT_OK(ExpectOperator(")"));
+  } else if (t.IsKeyword("RENAME")) {
+    s->action = A::kRenameColumn;
+    RETURN_NOT_OK(ExpectKeyword("COLUMN"));
+    ASSIGN_OR_RETURN(s->column, Identifier());
+    RETURN_NOT_OK(ExpectKeyword("TO"));
+    ASSIGN_OR_RETURN(s->new_name, Identifier());
+  } else if (t.IsKeyword("DROP")) {
+    if (AcceptKeyword("CONSTRAINT")) {
+      s->action = A::kDropConstraint;
+      if (AcceptKeyword("IF")) {
+        RETURN_NOT_OK(ExpectKeyword("EXISTS"));
+        s->if_exists = true;
+      }
+      ASSIGN_OR_RETURN(s->constraint_name, Identifier());
+      return StatementPtr(std::move(s));
+    }
+    s->action = A::kDropColumns;
+    if (!AcceptKeyword("COLUMNS")) RETURN_NOT_OK(ExpectKeyword("COLUMN"));
+    if (AcceptKeyword("IF")) {
+      RETURN_NOT_OK(ExpectKeyword("EXISTS"));
+      s->if_exists = true;
+    }
+    if (PeekOperator("(")) {
+      ASSIGN_OR_RETURN(s->columns, IdentifierList());
+    } else {
+      do {
+        ASSIGN_OR_RETURN(std::string col, Identifier());
+        s->columns.push_back(std::move(col));
+      } while (AcceptOperator(","));
+    }
+  } else if (t.IsKeyword("SET")) {
+    s->action = A::kSetProperties;
+    RETURN_NOT_OK(ExpectKeyword("TBLPROPERTIES"));
+    ASSIGN_OR_RETURN(s->properties, ParseProperties());
+  } else if (t.IsKeyword("UNSET")) {
+    s->action = A::kUnsetProperties;
+    RETURN_NOT_OK(ExpectKeyword("TBLPROPERTIES"));
+    if (AcceptKeyword("IF")) {
+      RETURN_NOT_OK(ExpectKeyword("EXISTS"));
+      s->if_exists = true;
+    }
+    RETURN_NOT_OK(ExpectOperator("("));
+    do {
+      std::string key;
+      if (Peek().type == TokenType::kString) {
+        key = Advance().text;
+      } else {
+        do {
+          ASSIGN_OR_RETURN(std::string part, AnyName());
+          if (!key.empty()) key += ".";
+          key += part;
+        } while (AcceptOperator("."));
+      }
+      s->property_keys.push_back(std::move(key));
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+  } else if (t.IsKeyword("ALTER") || t.IsKeyword("CHANGE")) {
+    AcceptKeyword("COLUMN");
+    ASSIGN_OR_RETURN(s->column, Identifier());
+    bool set = AcceptKeyword("SET");
+    if (!set) RETURN_NOT_OK(ExpectKeyword("DROP"));
+    if (AcceptKeyword("DEFAULT")) {
+      s->action = set ? A::kSetDefault : A::kDropDefault;
+      if (set) {
+        ASSIGN_OR_RETURN(s->default_value, ParseExpr());
+      }
+      return StatementPtr(std::move(s));
+    }
+    s->action = set ? A::kSetNotNull : A::kDropNotNull;
+    RETURN_NOT_OK(ExpectKeyword("NOT"));
+    RETURN_NOT_OK(ExpectKeyword("NULL"));
+  } else {
+    return ErrorAt(t, "syntax error");
+  }
+  return StatementPtr(std::move(s));
+}
+
+}  // namespace shoal::sql

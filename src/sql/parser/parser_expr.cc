@@ -1,0 +1,537 @@
+// Expression parsing: precedence climbing over OR < AND < NOT < comparison < || < + - < * / %
+// < unary - + < postfix (:: [] .) < primary.
+#include "sql/parser/parser.h"
+
+#include <array>
+
+namespace shoal::sql {
+
+namespace {
+
+constexpr int kPrecOr = 1;
+constexpr int kPrecAnd = 2;
+constexpr int kPrecNot = 3;
+constexpr int kPrecCompare = 4;
+constexpr int kPrecConcat = 5;
+constexpr int kPrecAdd = 6;
+constexpr int kPrecMultiply = 7;
+constexpr int kPrecUnary = 8;
+
+struct IntervalUnit {
+  std::string_view singular;
+  std::string_view plural;
+};
+constexpr std::array<IntervalUnit, 9> kIntervalUnits = {{
+    {"YEAR", "YEARS"}, {"MONTH", "MONTHS"}, {"WEEK", "WEEKS"}, {"DAY", "DAYS"},
+    {"HOUR", "HOURS"}, {"MINUTE", "MINUTES"}, {"SECOND", "SECONDS"},
+    {"MILLISECOND", "MILLISECONDS"}, {"MICROSECOND", "MICROSECONDS"},
+}};
+
+const IntervalUnit* FindIntervalUnit(const Token& t) {
+  for (const IntervalUnit& u : kIntervalUnits) {
+    if (t.IsKeyword(u.singular) || t.IsKeyword(u.plural)) return &u;
+  }
+  return nullptr;
+}
+
+bool IsNumberToken(const Token& t) {
+  return t.type == TokenType::kInteger || t.type == TokenType::kDecimal || t.type == TokenType::kFloat;
+}
+
+bool IsNumericLiteral(const ParsedExpression& e) {
+  if (e.kind != ExprKind::kConstant) return false;
+  LiteralKind k = e.As<ConstantExpression>().literal_kind;
+  return k == LiteralKind::kInteger || k == LiteralKind::kDecimal || k == LiteralKind::kFloat;
+}
+
+std::string ToUpper(std::string s) {
+  for (char& c : s) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return s;
+}
+
+template <typename T>
+std::unique_ptr<T> Make(size_t pos) {
+  return std::make_unique<T>(pos);
+}
+
+}  // namespace
+
+Result<ExprPtr> Parser::Finish(ExprPtr expr) const {
+  UpdateHeight(*expr);
+  RETURN_NOT_OK(CheckHeight(expr->height, expr->position));
+  return expr;
+}
+
+Result<std::vector<ExprPtr>> Parser::ParseExprList() {
+  std::vector<ExprPtr> out;
+  do {
+    ASSIGN_OR_RETURN(ExprPtr e, ParseExpr());
+    out.push_back(std::move(e));
+  } while (AcceptOperator(","));
+  return out;
+}
+
+Result<ExprPtr> Parser::ParseExpr(int min_precedence) {
+  SHOAL_ENTER_NESTING();
+  ASSIGN_OR_RETURN(ExprPtr left, ParsePrefix());
+  while (true) {
+    int precedence = InfixPrecedence();
+    if (precedence == 0 || precedence < min_precedence) break;
+    ASSIGN_OR_RETURN(left, ParseInfix(std::move(left), precedence));
+  }
+  return left;
+}
+
+int Parser::InfixPrecedence() const {
+  const Token& t = Peek();
+  if (t.type == TokenType::kOperator) {
+    const std::string& op = t.text;
+    if (op == "=" || op == "==" || op == "<>" || op == "!=" || op == "<" || op == "<=" ||
+        op == ">" || op == ">=") {
+      return kPrecCompare;
+    }
+    if (op == "||") return kPrecConcat;
+    if (op == "+" || op == "-") return kPrecAdd;
+    if (op == "*" || op == "/" || op == "//" || op == "%") return kPrecMultiply;
+    return 0;
+  }
+  if (t.type != TokenType::kWord) return 0;
+  if (t.IsKeyword("OR")) return kPrecOr;
+  if (t.IsKeyword("AND")) return kPrecAnd;
+  if (t.IsKeyword("IS") || t.IsKeyword("BETWEEN") || t.IsKeyword("IN") || t.IsKeyword("LIKE") ||
+      t.IsKeyword("ILIKE")) {
+    return kPrecCompare;
+  }
+  if (t.IsKeyword("NOT")) {
+    const Token& n = Peek(1);
+    if (n.IsKeyword("BETWEEN") || n.IsKeyword("IN") || n.IsKeyword("LIKE") || n.IsKeyword("ILIKE")) {
+      return kPrecCompare;
+    }
+  }
+  return 0;
+}
+
+Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
+  size_t pos = left->position;
+  const Token& t = Advance();
+  if (t.type == TokenType::kOperator || t.IsKeyword("OR") || t.IsKeyword("AND")) {
+    auto bin = Make<BinaryExpression>(pos);
+    const std::string& op = t.text;
+    if (t.IsKeyword("OR")) bin->op = BinaryOp::kOr;
+    else if (t.IsKeyword("AND")) bin->op = BinaryOp::kAnd;
+    else if (op == "=" || op == "==") bin->op = BinaryOp::kEqual;
+    else if (op == "<>" || op == "!=") bin->op = BinaryOp::kNotEqual;
+    else if (op == "<") bin->op = BinaryOp::kLess;
+    else if (op == "<=") bin->op = BinaryOp::kLessEqual;
+    else if (op == ">") bin->op = BinaryOp::kGreater;
+    else if (op == ">=") bin->op = BinaryOp::kGreaterEqual;
+    else if (op == "||") bin->op = BinaryOp::kConcat;
+    else if (op == "+") bin->op = BinaryOp::kAdd;
+    else if (op == "-") bin->op = BinaryOp::kSubtract;
+    else if (op == "*") bin->op = BinaryOp::kMultiply;
+    else if (op == "/") bin->op = BinaryOp::kDivide;
+    else if (op == "//") bin->op = BinaryOp::kIntegerDivide;
+    else bin->op = BinaryOp::kModulo;
+    bin->left = std::move(left);
+    ASSIGN_OR_RETURN(bin->right, ParseExpr(precedence + 1));
+    return Finish(std::move(bin));
+  }
+  if (t.IsKeyword("IS")) {
+    bool negated = AcceptKeyword("NOT");
+    if (AcceptKeyword("NULL")) {
+      auto e = Make<IsNullExpression>(pos);
+      e->child = std::move(left);
+      e->negated = negated;
+      return Finish(std::move(e));
+    }
+    if (AcceptKeyword("DISTINCT")) {
+      RETURN_NOT_OK(ExpectKeyword("FROM"));
+      auto bin = Make<BinaryExpression>(pos);
+      bin->op = negated ? BinaryOp::kNotDistinctFrom : BinaryOp::kDistinctFrom;
+      bin->left = std::move(left);
+      ASSIGN_OR_RETURN(bin->right, ParseExpr(precedence + 1));
+      return Finish(std::move(bin));
+    }
+    if (PeekKeyword("TRUE") || PeekKeyword("FALSE")) {
+      // x IS [NOT] TRUE is x IS [NOT] DISTINCT FROM TRUE with the NOT flipped: same semantics.
+      auto bin = Make<BinaryExpression>(pos);
+      bin->op = negated ? BinaryOp::kDistinctFrom : BinaryOp::kNotDistinctFrom;
+      bin->left = std::move(left);
+      ASSIGN_OR_RETURN(bin->right, ParsePrimary());
+      return Finish(std::move(bin));
+    }
+    return SyntaxError();
+  }
+  bool negated = false;
+  const Token* op = &t;
+  if (t.IsKeyword("NOT")) {
+    negated = true;
+    op = &Advance();
+  }
+  if (op->IsKeyword("BETWEEN")) {
+    auto e = Make<BetweenExpression>(pos);
+    e->input = std::move(left);
+    e->negated = negated;
+    ASSIGN_OR_RETURN(e->lower, ParseExpr(precedence + 1));
+    RETURN_NOT_OK(ExpectKeyword("AND"));
+    ASSIGN_OR_RETURN(e->upper, ParseExpr(precedence + 1));
+    return Finish(std::move(e));
+  }
+  if (op->IsKeyword("IN")) return ParseIn(std::move(left), negated, pos);
+  // LIKE / ILIKE
+  auto e = Make<LikeExpression>(pos);
+  e->input = std::move(left);
+  e->negated = negated;
+  e->case_insensitive = op->IsKeyword("ILIKE");
+  ASSIGN_OR_RETURN(e->pattern, ParseExpr(precedence + 1));
+  if (AcceptKeyword("ESCAPE")) {
+    ASSIGN_OR_RETURN(e->escape, ParseExpr(precedence + 1));
+  }
+  return Finish(std::move(e));
+}
+
+Result<ExprPtr> Parser::ParseIn(ExprPtr left, bool negated, size_t pos) {
+  auto e = Make<InExpression>(pos);
+  e->input = std::move(left);
+  e->negated = negated;
+  if (!PeekOperator("(")) return SyntaxError();
+  bool matched = false;
+  RETURN_NOT_OK(ParseParenthesizedQueryIf(&e->subquery, &matched));
+  if (!matched) {
+    Advance();
+    ASSIGN_OR_RETURN(e->values, ParseExprList());
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  return Finish(std::move(e));
+}
+
+Result<ExprPtr> Parser::ParsePrefix() {
+  const Token& t = Peek();
+  if (t.IsKeyword("NOT")) {
+    Advance();
+    auto e = Make<UnaryExpression>(t.offset);
+    e->op = UnaryOp::kNot;
+    ASSIGN_OR_RETURN(e->child, ParseExpr(kPrecNot));
+    return Finish(std::move(e));
+  }
+  if (t.IsOperator("-") || t.IsOperator("+")) {
+    Advance();
+    bool negate = t.text == "-";
+    ASSIGN_OR_RETURN(ExprPtr child, ParseExpr(kPrecUnary));
+    if (negate && IsNumericLiteral(*child)) {
+      auto& c = child->As<ConstantExpression>();
+      if (c.text.empty() || c.text[0] != '-') {
+        c.text = "-" + c.text;
+        c.position = t.offset;
+        return child;
+      }
+    }
+    auto e = Make<UnaryExpression>(t.offset);
+    e->op = negate ? UnaryOp::kNegate : UnaryOp::kPlus;
+    e->child = std::move(child);
+    return Finish(std::move(e));
+  }
+  ASSIGN_OR_RETURN(ExprPtr primary, ParsePrimary());
+  return ParsePostfix(std::move(primary));
+}
+
+Result<ExprPtr> Parser::ParsePostfix(ExprPtr base) {
+  while (true) {
+    size_t pos = base->position;
+    if (AcceptOperator("::")) {
+      auto e = Make<CastExpression>(pos);
+      e->child = std::move(base);
+      ASSIGN_OR_RETURN(e->type, ParseType());
+      ASSIGN_OR_RETURN(base, Finish(std::move(e)));
+    } else if (PeekOperator("[")) {
+      Advance();
+      auto e = Make<SubscriptExpression>(pos);
+      e->base = std::move(base);
+      ASSIGN_OR_RETURN(e->index, ParseExpr());
+      RETURN_NOT_OK(ExpectOperator("]"));
+      ASSIGN_OR_RETURN(base, Finish(std::move(e)));
+    } else if (PeekOperator(".") && (Peek(1).type == TokenType::kWord ||
+                                     Peek(1).type == TokenType::kQuotedIdentifier)) {
+      Advance();
+      auto e = Make<FieldAccessExpression>(pos);
+      e->base = std::move(base);
+      e->field = Advance().text;
+      ASSIGN_OR_RETURN(base, Finish(std::move(e)));
+    } else {
+      return base;
+    }
+  }
+}
+
+Result<ExprPtr> Parser::ParsePrimary() {
+  const Token& t = Peek();
+  switch (t.type) {
+    case TokenType::kInteger:
+    case TokenType::kDecimal:
+    case TokenType::kFloat:
+    case TokenType::kString: {
+      auto c = Make<ConstantExpression>(t.offset);
+      c->literal_kind = t.type == TokenType::kInteger   ? LiteralKind::kInteger
+                        : t.type == TokenType::kDecimal ? LiteralKind::kDecimal
+                        : t.type == TokenType::kFloat   ? LiteralKind::kFloat
+                                                        : LiteralKind::kString;
+      c->text = Advance().text;
+      return ExprPtr(std::move(c));
+    }
+    case TokenType::kHexString: {
+      auto c = Make<ConstantExpression>(t.offset);
+      c->literal_kind = LiteralKind::kBinary;
+      c->text = Advance().text;
+      return ExprPtr(std::move(c));
+    }
+    case TokenType::kQuotedIdentifier:
+      if (PeekOperator("(", 1)) {
+        Advance();
+        ASSIGN_OR_RETURN(auto fn, ParseFunctionCall(t.text, t.offset, false));
+        return ExprPtr(std::move(fn));
+      }
+      return ParseColumnRef();
+    case TokenType::kWord: return ParseWordPrimary();
+    case TokenType::kOperator:
+      if (t.text == "(") return ParseParenthesized();
+      if (t.text == "*") {
+        Advance();
+        return ExprPtr(Make<StarExpression>(t.offset));
+      }
+      if (t.text == "[") {
+        Advance();
+        auto list = Make<ListExpression>(t.offset);
+        if (!AcceptOperator("]")) {
+          ASSIGN_OR_RETURN(list->elements, ParseExprList());
+          RETURN_NOT_OK(ExpectOperator("]"));
+        }
+        return Finish(std::move(list));
+      }
+      if (t.text == "{") return ParseStructLiteral();
+      return SyntaxError();
+    case TokenType::kEnd: return SyntaxError();
+  }
+  return SyntaxError();
+}
+
+Result<ExprPtr> Parser::ParseWordPrimary() {
+  const Token& t = Peek();
+  const Token& next = Peek(1);
+  if (t.IsKeyword("NULL")) {
+    Advance();
+    return ExprPtr(Make<ConstantExpression>(t.offset));
+  }
+  if (t.IsKeyword("TRUE") || t.IsKeyword("FALSE")) {
+    Advance();
+    auto c = Make<ConstantExpression>(t.offset);
+    c->literal_kind = LiteralKind::kBoolean;
+    c->text = t.IsKeyword("TRUE") ? "true" : "false";
+    return ExprPtr(std::move(c));
+  }
+  if (t.IsKeyword("DEFAULT") && !next.IsOperator("(") && !next.IsOperator(".")) {
+    Advance();
+    auto c = Make<ConstantExpression>(t.offset);
+    c->literal_kind = LiteralKind::kDefault;
+    return ExprPtr(std::move(c));
+  }
+  if (t.IsKeyword("CASE")) return ParseCase();
+  if ((t.IsKeyword("CAST") || t.IsKeyword("TRY_CAST")) && next.IsOperator("(")) {
+    return ParseCast(t.IsKeyword("TRY_CAST"));
+  }
+  if (t.IsKeyword("EXISTS") && next.IsOperator("(")) {
+    Advance();
+    auto e = Make<ExistsExpression>(t.offset);
+    bool matched = false;
+    RETURN_NOT_OK(ParseParenthesizedQueryIf(&e->query, &matched));
+    if (!matched) return ErrorAt(Peek(1), "syntax error");
+    return Finish(std::move(e));
+  }
+  if (t.IsKeyword("EXTRACT") && next.IsOperator("(")) {
+    Advance();
+    Advance();
+    auto e = Make<ExtractExpression>(t.offset);
+    if (Peek().type != TokenType::kWord) return SyntaxError();
+    e->field = ToUpper(Advance().text);
+    RETURN_NOT_OK(ExpectKeyword("FROM"));
+    ASSIGN_OR_RETURN(e->source, ParseExpr());
+    RETURN_NOT_OK(ExpectOperator(")"));
+    return Finish(std::move(e));
+  }
+  if (t.IsKeyword("INTERVAL") && (next.type == TokenType::kString || IsNumberToken(next))) {
+    return ParseInterval();
+  }
+  if (next.type == TokenType::kString &&
+      (t.IsKeyword("DATE") || t.IsKeyword("TIMESTAMP") || t.IsKeyword("TIMESTAMP_NTZ"))) {
+    auto c = Make<ConstantExpression>(t.offset);
+    c->literal_kind = t.IsKeyword("DATE")        ? LiteralKind::kDate
+                      : t.IsKeyword("TIMESTAMP") ? LiteralKind::kTimestamp
+                                                 : LiteralKind::kTimestampNtz;
+    Advance();
+    c->text = Advance().text;
+    return ExprPtr(std::move(c));
+  }
+  if (t.IsKeyword("POSITION") && next.IsOperator("(")) {
+    // position(needle IN haystack) is position(needle, haystack); otherwise an ordinary call.
+    size_t start = pos_;
+    Advance();
+    Advance();
+    auto needle = ParseExpr(kPrecCompare + 1);
+    if (needle.ok() && AcceptKeyword("IN")) {
+      auto fn = Make<FunctionExpression>(t.offset);
+      fn->name = t.text;
+      fn->args.push_back(std::move(needle).value());
+      ASSIGN_OR_RETURN(ExprPtr haystack, ParseExpr());
+      fn->args.push_back(std::move(haystack));
+      fn->arg_names.resize(2);
+      RETURN_NOT_OK(ExpectOperator(")"));
+      return Finish(std::move(fn));
+    }
+    pos_ = start;
+  }
+  if (next.IsOperator("(")) {
+    // LEFT(s, n) and RIGHT(s, n) are functions although LEFT/RIGHT are reserved (joins).
+    if (IsReservedKeyword(t.text) && !t.IsKeyword("LEFT") && !t.IsKeyword("RIGHT")) {
+      return SyntaxError();
+    }
+    Advance();
+    ASSIGN_OR_RETURN(auto fn, ParseFunctionCall(t.text, t.offset, false));
+    return ExprPtr(std::move(fn));
+  }
+  if (IsReservedKeyword(t.text)) return SyntaxError();
+  return ParseColumnRef();
+}
+
+Result<ExprPtr> Parser::ParseColumnRef() {
+  auto col = Make<ColumnRefExpression>(Peek().offset);
+  col->parts.push_back(Advance().text);
+  while (PeekOperator(".")) {
+    const Token& n = Peek(1);
+    if (n.IsOperator("*")) {
+      Advance();
+      Advance();
+      auto star = Make<StarExpression>(col->position);
+      star->qualifier = std::move(col->parts);
+      return ExprPtr(std::move(star));
+    }
+    if (n.type != TokenType::kWord && n.type != TokenType::kQuotedIdentifier) {
+      return ErrorAt(n, "syntax error");
+    }
+    Advance();
+    col->parts.push_back(Advance().text);
+  }
+  return ExprPtr(std::move(col));
+}
+
+Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::string name, size_t pos,
+                                                                      bool table_function) {
+  auto fn = Make<FunctionExpression>(pos);
+  fn->name = std::move(name);
+  RETURN_NOT_OK(ExpectOperator("("));
+  if (!AcceptOperator(")")) {
+    if (AcceptKeyword("DISTINCT")) {
+      fn->distinct = true;
+    } else {
+      AcceptKeyword("ALL");
+    }
+    do {
+      std::string arg_name;
+      const Token& t = Peek();
+      bool name_token = t.type == TokenType::kWord || t.type == TokenType::kQuotedIdentifier;
+      if (name_token && (PeekOperator("=>", 1) || (table_function && PeekOperator("=", 1)))) {
+        arg_name = Advance().text;
+        Advance();
+      }
+      ASSIGN_OR_RETURN(ExprPtr arg, ParseExpr());
+      fn->args.push_back(std::move(arg));
+      fn->arg_names.push_back(std::move(arg_name));
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  UpdateHeight(*fn);
+  RETURN_NOT_OK(CheckHeight(fn->height, fn->position));
+  return fn;
+}
+
+Result<ExprPtr> Parser::ParseParenthesized() {
+  QueryPtr query;
+  bool matched = false;
+  size_t pos = Peek().offset;
+  RETURN_NOT_OK(ParseParenthesizedQueryIf(&query, &matched));
+  if (matched) {
+    auto e = Make<SubqueryExpression>(pos);
+    e->query = std::move(query);
+    return Finish(std::move(e));
+  }
+  Advance();
+  ASSIGN_OR_RETURN(ExprPtr inner, ParseExpr());
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return inner;
+}
+
+Result<ExprPtr> Parser::ParseCase() {
+  auto e = Make<CaseExpression>(Advance().offset);
+  if (!PeekKeyword("WHEN")) {
+    ASSIGN_OR_RETURN(e->operand, ParseExpr());
+  }
+  while (AcceptKeyword("WHEN")) {
+    CaseExpression::When w;
+    ASSIGN_OR_RETURN(w.when, ParseExpr());
+    RETURN_NOT_OK(ExpectKeyword("THEN"));
+    ASSIGN_OR_RETURN(w.then, ParseExpr());
+    e->whens.push_back(std::move(w));
+  }
+  if (e->whens.empty()) return SyntaxError();
+  if (AcceptKeyword("ELSE")) {
+    ASSIGN_OR_RETURN(e->else_expr, ParseExpr());
+  }
+  RETURN_NOT_OK(ExpectKeyword("END"));
+  return Finish(std::move(e));
+}
+
+Result<ExprPtr> Parser::ParseCast(bool try_cast) {
+  auto e = Make<CastExpression>(Advance().offset);
+  e->try_cast = try_cast;
+  RETURN_NOT_OK(ExpectOperator("("));
+  ASSIGN_OR_RETURN(e->child, ParseExpr());
+  RETURN_NOT_OK(ExpectKeyword("AS"));
+  ASSIGN_OR_RETURN(e->type, ParseType());
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return Finish(std::move(e));
+}
+
+Result<ExprPtr> Parser::ParseInterval() {
+  auto c = Make<ConstantExpression>(Advance().offset);
+  c->literal_kind = LiteralKind::kInterval;
+  const Token& value = Advance();
+  c->text = value.text;
+  if (const IntervalUnit* unit = FindIntervalUnit(Peek())) {
+    c->interval_unit = std::string(unit->singular);
+    Advance();
+  } else if (value.type != TokenType::kString) {
+    return SyntaxError();
+  }
+  return ExprPtr(std::move(c));
+}
+
+Result<ExprPtr> Parser::ParseStructLiteral() {
+  auto e = Make<StructExpression>(Advance().offset);
+  if (!AcceptOperator("}")) {
+    do {
+      const Token& key = Peek();
+      if (key.type != TokenType::kString && key.type != TokenType::kWord &&
+          key.type != TokenType::kQuotedIdentifier) {
+        return SyntaxError();
+      }
+      e->names.push_back(Advance().text);
+      RETURN_NOT_OK(ExpectOperator(":"));
+      ASSIGN_OR_RETURN(ExprPtr value, ParseExpr());
+      e->values.push_back(std::move(value));
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator("}"));
+  }
+  return Finish(std::move(e));
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,359 @@
+// Query parsing: WITH, SELECT, VALUES, set operations, ORDER BY/LIMIT, FROM items and joins.
+#include "sql/parser/parser.h"
+
+namespace shoal::sql {
+
+namespace {
+
+// Words that end a FROM item instead of naming its alias.
+bool IsTableAliasStopWord(const Token& t) {
+  return t.IsKeyword("VERSION") || t.IsKeyword("TIMESTAMP") || t.IsKeyword("FOR") ||
+         t.IsKeyword("SET") || t.IsKeyword("WINDOW") || t.IsKeyword("QUALIFY") ||
+         t.IsKeyword("REPLACE") || t.IsKeyword("ANTI") || t.IsKeyword("SEMI");
+}
+
+// Wraps `inner` as SELECT * FROM (inner), so that outer modifiers do not clobber inner ones.
+QueryPtr WrapInSelect(QueryPtr inner) {
+  size_t pos = inner->position;
+  auto ref = std::make_unique<SubqueryRef>(pos);
+  ref->query = std::move(inner);
+  UpdateHeight(*ref);
+  auto select = std::make_unique<SelectNode>(pos);
+  SelectItem star;
+  star.expr = std::make_unique<StarExpression>(pos);
+  select->select_list.push_back(std::move(star));
+  select->from = std::move(ref);
+  UpdateHeight(*select);
+  return select;
+}
+
+}  // namespace
+
+Result<QueryPtr> Parser::FinishQuery(QueryPtr query) const {
+  UpdateHeight(*query);
+  RETURN_NOT_OK(CheckHeight(query->height, query->position));
+  return query;
+}
+
+Result<TableRefPtr> Parser::FinishRef(TableRefPtr ref) const {
+  UpdateHeight(*ref);
+  RETURN_NOT_OK(CheckHeight(ref->height, ref->position));
+  return ref;
+}
+
+bool Parser::IsQueryStart(size_t ahead) const {
+  const Token& t = Peek(ahead);
+  return t.IsKeyword("SELECT") || t.IsKeyword("WITH") || t.IsKeyword("VALUES");
+}
+
+Status Parser::ParseParenthesizedQueryIf(QueryPtr* out, bool* matched) {
+  *matched = false;
+  if (!PeekOperator("(")) return Status::OK();
+  size_t ahead = 1;
+  // Beyond the nesting limit the parse fails anyway; bounding the scan keeps nesting linear.
+  while (PeekOperator("(", ahead) && ahead <= kMaxNestingDepth) ++ahead;
+  if (!IsQueryStart(ahead)) return Status::OK();
+  // "( SELECT" is certainly a query; "( ( SELECT" may also be an expression such as
+  // ((SELECT 1) + 1), so try the query and fall back (once per '(') when it does not parse.
+  bool certain = ahead == 1;
+  size_t start = pos_;
+  if (!certain && failed_query_parens_.count(start)) return Status::OK();
+  Advance();
+  Result<QueryPtr> query = ParseQuery();
+  Status st = query.ok() ? ExpectOperator(")") : query.status();
+  if (st.ok()) {
+    *out = std::move(query).value();
+    *matched = true;
+    return Status::OK();
+  }
+  if (certain) return st;
+  failed_query_parens_.insert(start);
+  pos_ = start;
+  return Status::OK();
+}
+
+Result<QueryPtr> Parser::ParseQuery() {
+  SHOAL_ENTER_NESTING();
+  std::vector<CommonTableExpr> ctes;
+  if (PeekKeyword("WITH")) RETURN_NOT_OK(ParseCtes(&ctes));
+  ASSIGN_OR_RETURN(QueryPtr query, ParseSetOperations());
+  if (!ctes.empty()) {
+    if (!query->ctes.empty()) query = WrapInSelect(std::move(query));
+    query->ctes = std::move(ctes);
+  }
+  bool has_order = PeekKeyword("ORDER");
+  bool has_limit = PeekKeyword("LIMIT") || PeekKeyword("OFFSET");
+  if (has_order || has_limit) {
+    if (!query->order_by.empty() || query->limit || query->offset) {
+      query = WrapInSelect(std::move(query));
+    }
+    if (has_order) RETURN_NOT_OK(ParseOrderBy(&query->order_by));
+    if (AcceptKeyword("LIMIT")) {
+      ASSIGN_OR_RETURN(query->limit, ParseExpr());
+    }
+    if (AcceptKeyword("OFFSET")) {
+      ASSIGN_OR_RETURN(query->offset, ParseExpr());
+    }
+  }
+  return FinishQuery(std::move(query));
+}
+
+Status Parser::ParseCtes(std::vector<CommonTableExpr>* ctes) {
+  RETURN_NOT_OK(ExpectKeyword("WITH"));
+  if (PeekKeyword("RECURSIVE")) return ErrorAt(Peek(), "WITH RECURSIVE is not supported");
+  do {
+    CommonTableExpr cte;
+    cte.position = Peek().offset;
+    ASSIGN_OR_RETURN(cte.name, Identifier());
+    if (PeekOperator("(")) {
+      ASSIGN_OR_RETURN(cte.columns, IdentifierList());
+    }
+    RETURN_NOT_OK(ExpectKeyword("AS"));
+    bool matched = false;
+    RETURN_NOT_OK(ParseParenthesizedQueryIf(&cte.query, &matched));
+    if (!matched) return SyntaxError();
+    ctes->push_back(std::move(cte));
+  } while (AcceptOperator(","));
+  return Status::OK();
+}
+
+Status Parser::ParseOrderBy(std::vector<OrderByItem>* items) {
+  RETURN_NOT_OK(ExpectKeyword("ORDER"));
+  RETURN_NOT_OK(ExpectKeyword("BY"));
+  do {
+    OrderByItem item;
+    ASSIGN_OR_RETURN(item.expr, ParseExpr());
+    if (AcceptKeyword("DESC")) {
+      item.descending = true;
+    } else {
+      AcceptKeyword("ASC");
+    }
+    if (PeekKeyword("NULLS") && (PeekKeyword("FIRST", 1) || PeekKeyword("LAST", 1))) {
+      Advance();
+      item.nulls = Advance().IsKeyword("FIRST") ? NullsOrder::kFirst : NullsOrder::kLast;
+    }
+    items->push_back(std::move(item));
+  } while (AcceptOperator(","));
+  return Status::OK();
+}
+
+Result<QueryPtr> Parser::ParseSetOperations() {
+  ASSIGN_OR_RETURN(QueryPtr left, ParseQueryPrimary());
+  while (true) {
+    const Token& t = Peek();
+    SetOpKind op;
+    if (t.IsKeyword("UNION")) {
+      op = SetOpKind::kUnion;
+    } else if (t.IsKeyword("EXCEPT") || t.IsKeyword("MINUS")) {
+      op = SetOpKind::kExcept;
+    } else if (t.IsKeyword("INTERSECT")) {
+      op = SetOpKind::kIntersect;
+    } else {
+      break;
+    }
+    Advance();
+    auto node = std::make_unique<SetOperationNode>(left->position);
+    node->op = op;
+    if (AcceptKeyword("ALL")) {
+      node->all = true;
+    } else {
+      AcceptKeyword("DISTINCT");
+    }
+    node->left = std::move(left);
+    ASSIGN_OR_RETURN(node->right, ParseQueryPrimary());
+    ASSIGN_OR_RETURN(left, FinishQuery(std::move(node)));
+  }
+  return left;
+}
+
+Result<QueryPtr> Parser::ParseQueryPrimary() {
+  if (PeekKeyword("SELECT")) return ParseSelect();
+  if (PeekKeyword("VALUES")) return ParseValues();
+  if (PeekOperator("(")) {
+    SHOAL_ENTER_NESTING();
+    Advance();
+    ASSIGN_OR_RETURN(QueryPtr inner, ParseQuery());
+    RETURN_NOT_OK(ExpectOperator(")"));
+    return inner;
+  }
+  return SyntaxError();
+}
+
+Result<QueryPtr> Parser::ParseValues() {
+  auto node = std::make_unique<ValuesNode>(Advance().offset);
+  do {
+    const Token& open = Peek();
+    RETURN_NOT_OK(ExpectOperator("("));
+    ASSIGN_OR_RETURN(std::vector<ExprPtr> row, ParseExprList());
+    RETURN_NOT_OK(ExpectOperator(")"));
+    if (!node->rows.empty() && row.size() != node->rows[0].size()) {
+      return ErrorAt(open, "VALUES rows must all have the same number of values");
+    }
+    node->rows.push_back(std::move(row));
+  } while (AcceptOperator(","));
+  return FinishQuery(std::move(node));
+}
+
+Result<std::string> Parser::ParseOptionalAlias() {
+  if (AcceptKeyword("AS")) return AnyName();
+  if (PeekIdentifier()) return Advance().text;
+  return std::string();
+}
+
+Result<QueryPtr> Parser::ParseSelect() {
+  auto node = std::make_unique<SelectNode>(Advance().offset);
+  if (AcceptKeyword("DISTINCT")) {
+    node->distinct = true;
+  } else {
+    AcceptKeyword("ALL");
+  }
+  do {
+    SelectItem item;
+    ASSIGN_OR_RETURN(item.expr, ParseExpr());
+    if (item.expr->kind != ExprKind::kStar) {  // * and t.* take no alias
+      ASSIGN_OR_RETURN(item.alias, ParseOptionalAlias());
+    }
+    node->select_list.push_back(std::move(item));
+  } while (AcceptOperator(","));
+  if (AcceptKeyword("FROM")) {
+    ASSIGN_OR_RETURN(node->from, ParseFrom());
+  }
+  if (AcceptKeyword("WHERE")) {
+    ASSIGN_OR_RETURN(node->where, ParseExpr());
+  }
+  if (AcceptKeyword("GROUP")) {
+    RETURN_NOT_OK(ExpectKeyword("BY"));
+    ASSIGN_OR_RETURN(node->group_by, ParseExprList());
+  }
+  if (AcceptKeyword("HAVING")) {
+    ASSIGN_OR_RETURN(node->having, ParseExpr());
+  }
+  return FinishQuery(std::move(node));
+}
+
+Result<TableRefPtr> Parser::ParseFrom() {
+  ASSIGN_OR_RETURN(TableRefPtr left, ParseJoinChain());
+  while (AcceptOperator(",")) {
+    auto join = std::make_unique<JoinRef>(left->position);
+    join->type = JoinType::kCross;
+    join->left = std::move(left);
+    ASSIGN_OR_RETURN(join->right, ParseJoinChain());
+    ASSIGN_OR_RETURN(left, FinishRef(std::move(join)));
+  }
+  return left;
+}
+
+Result<TableRefPtr> Parser::ParseJoinChain() {
+  ASSIGN_OR_RETURN(TableRefPtr left, ParseTablePrimary());
+  while (true) {
+    JoinType type;
+    const Token& t = Peek();
+    if (t.IsKeyword("JOIN")) {
+      type = JoinType::kInner;
+    } else if (t.IsKeyword("INNER")) {
+      type = JoinType::kInner;
+      Advance();
+    } else if (t.IsKeyword("CROSS")) {
+      type = JoinType::kCross;
+      Advance();
+    } else if (t.IsKeyword("LEFT") || t.IsKeyword("RIGHT") || t.IsKeyword("FULL")) {
+      type = t.IsKeyword("LEFT") ? JoinType::kLeft : t.IsKeyword("RIGHT") ? JoinType::kRight
+                                                                          : JoinType::kFull;
+      Advance();
+      AcceptKeyword("OUTER");
+    } else {
+      break;
+    }
+    RETURN_NOT_OK(ExpectKeyword("JOIN"));
+    auto join = std::make_unique<JoinRef>(left->position);
+    join->type = type;
+    join->left = std::move(left);
+    ASSIGN_OR_RETURN(join->right, ParseTablePrimary());
+    if (type != JoinType::kCross) {
+      if (AcceptKeyword("ON")) {
+        ASSIGN_OR_RETURN(join->condition, ParseExpr());
+      } else if (AcceptKeyword("USING")) {
+        ASSIGN_OR_RETURN(join->using_columns, IdentifierList());
+      } else {
+        return SyntaxError();
+      }
+    }
+    ASSIGN_OR_RETURN(left, FinishRef(std::move(join)));
+  }
+  return left;
+}
+
+Result<std::optional<TimeTravel>> Parser::ParseTimeTravel(bool allow_for) {
+  size_t ahead = allow_for && PeekKeyword("FOR") ? 1 : 0;
+  bool version = PeekKeyword("VERSION", ahead);
+  bool timestamp = PeekKeyword("TIMESTAMP", ahead);
+  if (!(version || timestamp) || !PeekKeyword("AS", ahead + 1) || !PeekKeyword("OF", ahead + 2)) {
+    return std::optional<TimeTravel>();
+  }
+  for (size_t i = 0; i < ahead + 3; ++i) Advance();
+  TimeTravel tt;
+  tt.kind = version ? TimeTravel::Kind::kVersion : TimeTravel::Kind::kTimestamp;
+  if (version) {
+    const Token& t = Peek();
+    if (t.type != TokenType::kInteger) return SyntaxError();
+    auto c = std::make_unique<ConstantExpression>(t.offset);
+    c->literal_kind = LiteralKind::kInteger;
+    c->text = Advance().text;
+    tt.value = std::move(c);
+  } else {
+    ASSIGN_OR_RETURN(tt.value, ParseExpr());
+  }
+  return std::optional<TimeTravel>(std::move(tt));
+}
+
+Status Parser::ParseTableAlias(TableRef* ref) {
+  if (AcceptKeyword("AS")) {
+    ASSIGN_OR_RETURN(ref->alias, AnyName());
+  } else if (PeekIdentifier() && !IsTableAliasStopWord(Peek())) {
+    ref->alias = Advance().text;
+  } else {
+    return Status::OK();
+  }
+  if (PeekOperator("(")) {
+    ASSIGN_OR_RETURN(ref->column_aliases, IdentifierList());
+  }
+  return Status::OK();
+}
+
+Result<TableRefPtr> Parser::ParseTablePrimary() {
+  SHOAL_ENTER_NESTING();
+  const Token& t = Peek();
+  if (t.IsOperator("(")) {
+    auto sub = std::make_unique<SubqueryRef>(t.offset);
+    bool matched = false;
+    RETURN_NOT_OK(ParseParenthesizedQueryIf(&sub->query, &matched));
+    if (matched) {
+      RETURN_NOT_OK(ParseTableAlias(sub.get()));
+      return FinishRef(std::move(sub));
+    }
+    Advance();
+    ASSIGN_OR_RETURN(TableRefPtr inner, ParseFrom());
+    RETURN_NOT_OK(ExpectOperator(")"));
+    return inner;
+  }
+  if (t.IsKeyword("VALUES")) {
+    auto sub = std::make_unique<SubqueryRef>(t.offset);
+    ASSIGN_OR_RETURN(sub->query, ParseValues());
+    RETURN_NOT_OK(ParseTableAlias(sub.get()));
+    return FinishRef(std::move(sub));
+  }
+  if (PeekIdentifier() && PeekOperator("(", 1)) {
+    auto fn = std::make_unique<TableFunctionRef>(t.offset);
+    std::string name = Advance().text;
+    ASSIGN_OR_RETURN(fn->call, ParseFunctionCall(std::move(name), t.offset, true));
+    RETURN_NOT_OK(ParseTableAlias(fn.get()));
+    return FinishRef(std::move(fn));
+  }
+  auto base = std::make_unique<BaseTableRef>(t.offset);
+  ASSIGN_OR_RETURN(base->name, ParseTableName());
+  ASSIGN_OR_RETURN(base->time_travel, ParseTimeTravel(true));
+  RETURN_NOT_OK(ParseTableAlias(base.get()));
+  return FinishRef(std::move(base));
+}
+
+}  // namespace shoal::sql

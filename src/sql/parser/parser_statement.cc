@@ -1,0 +1,372 @@
+// Statement dispatch, DML (INSERT/DELETE/UPDATE/MERGE), table maintenance (OPTIMIZE, REORG,
+// VACUUM, RESTORE), DESCRIBE/SHOW/EXPLAIN, transactions, SET/RESET and COPY.
+#include "sql/parser/parser.h"
+
+namespace shoal::sql {
+
+namespace {
+
+template <typename T>
+std::unique_ptr<T> Make(size_t pos) {
+  return std::make_unique<T>(pos);
+}
+
+std::string ToUpper(std::string s) {
+  for (char& c : s) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<StatementPtr> Parser::ParseStatementBody() {
+  const Token& t = Peek();
+  if (IsQueryStart(0) || t.IsOperator("(")) {
+    auto s = Make<SelectStatement>(t.offset);
+    ASSIGN_OR_RETURN(s->query, ParseQuery());
+    return StatementPtr(std::move(s));
+  }
+  if (t.type != TokenType::kWord) return SyntaxError();
+  if (t.IsKeyword("EXPLAIN")) return ParseExplain();
+  if (t.IsKeyword("CREATE")) return ParseCreate();
+  if (t.IsKeyword("DROP")) return ParseDrop();
+  if (t.IsKeyword("ALTER")) return ParseAlter();
+  if (t.IsKeyword("SHOW")) return ParseShow();
+  if (t.IsKeyword("DESCRIBE") || t.IsKeyword("DESC")) return ParseDescribe();
+  if (t.IsKeyword("INSERT")) return ParseInsert();
+  if (t.IsKeyword("DELETE")) return ParseDelete();
+  if (t.IsKeyword("UPDATE")) return ParseUpdate();
+  if (t.IsKeyword("MERGE")) return ParseMerge();
+  if (t.IsKeyword("OPTIMIZE")) return ParseOptimize();
+  if (t.IsKeyword("REORG")) return ParseReorg();
+  if (t.IsKeyword("VACUUM")) return ParseVacuum();
+  if (t.IsKeyword("RESTORE")) return ParseRestore();
+  if (t.IsKeyword("BEGIN") || t.IsKeyword("START") || t.IsKeyword("COMMIT") ||
+      t.IsKeyword("ROLLBACK") || t.IsKeyword("PREPARE")) {
+    return ParseTransaction();
+  }
+  if (t.IsKeyword("SET")) return ParseSet();
+  if (t.IsKeyword("RESET")) return ParseReset();
+  if (t.IsKeyword("COPY")) return ParseCopy();
+  return SyntaxError();
+}
+
+Result<StatementPtr> Parser::ParseExplain() {
+  SHOAL_ENTER_NESTING();
+  auto s = Make<ExplainStatement>(Advance().offset);
+  s->analyze = AcceptKeyword("ANALYZE");
+  ASSIGN_OR_RETURN(s->statement, ParseStatementBody());
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseShow() {
+  auto s = Make<ShowTablesStatement>(Advance().offset);
+  RETURN_NOT_OK(ExpectKeyword("TABLES"));
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseDescribe() {
+  auto s = Make<DescribeStatement>(Advance().offset);
+  using K = DescribeStatement::Kind;
+  // HISTORY/DETAIL/LAYOUT are forms only when a table name follows; otherwise a table name.
+  bool name_follows = PeekIdentifier(1);
+  if (name_follows && AcceptKeyword("HISTORY")) {
+    s->describe_kind = K::kHistory;
+  } else if (name_follows && AcceptKeyword("DETAIL")) {
+    s->describe_kind = K::kDetail;
+  } else if (name_follows && AcceptKeyword("LAYOUT")) {
+    s->describe_kind = K::kLayout;
+  } else if (name_follows) {
+    AcceptKeyword("TABLE");
+  }
+  ASSIGN_OR_RETURN(s->name, ParseTableName());
+  if (s->describe_kind == K::kHistory && AcceptKeyword("LIMIT")) {
+    const Token& t = Peek();
+    ASSIGN_OR_RETURN(int64_t limit, SignedInteger());
+    if (limit < 0) return ErrorAt(t, "LIMIT must not be negative");
+    s->limit = limit;
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseInsert() {
+  auto s = Make<InsertStatement>(Advance().offset);
+  if (AcceptKeyword("OVERWRITE")) {
+    s->overwrite = true;
+  } else {
+    RETURN_NOT_OK(ExpectKeyword("INTO"));
+  }
+  AcceptKeyword("TABLE");
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  if (PeekOperator("(") && !IsQueryStart(1) && !PeekOperator("(", 1)) {
+    ASSIGN_OR_RETURN(s->columns, IdentifierList());
+  }
+  if (AcceptKeyword("REPLACE")) {
+    RETURN_NOT_OK(ExpectKeyword("WHERE"));
+    ASSIGN_OR_RETURN(s->replace_where, ParseExpr());
+  }
+  ASSIGN_OR_RETURN(s->query, ParseQuery());
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseDelete() {
+  auto s = Make<DeleteStatement>(Advance().offset);
+  RETURN_NOT_OK(ExpectKeyword("FROM"));
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  ASSIGN_OR_RETURN(s->alias, ParseOptionalAlias());
+  if (AcceptKeyword("WHERE")) {
+    ASSIGN_OR_RETURN(s->where, ParseExpr());
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<std::vector<Assignment>> Parser::ParseAssignments() {
+  std::vector<Assignment> out;
+  do {
+    Assignment a;
+    a.position = Peek().offset;
+    do {
+      ASSIGN_OR_RETURN(std::string part, Identifier());
+      a.column.push_back(std::move(part));
+    } while (AcceptOperator("."));
+    RETURN_NOT_OK(ExpectOperator("="));
+    ASSIGN_OR_RETURN(a.value, ParseExpr());
+    out.push_back(std::move(a));
+  } while (AcceptOperator(","));
+  return out;
+}
+
+Result<StatementPtr> Parser::ParseUpdate() {
+  auto s = Make<UpdateStatement>(Advance().offset);
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  if (PeekKeyword("AS") || !PeekKeyword("SET")) {
+    ASSIGN_OR_RETURN(s->alias, ParseOptionalAlias());
+  }
+  RETURN_NOT_OK(ExpectKeyword("SET"));
+  ASSIGN_OR_RETURN(s->assignments, ParseAssignments());
+  if (AcceptKeyword("WHERE")) {
+    ASSIGN_OR_RETURN(s->where, ParseExpr());
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseMerge() {
+  auto s = Make<MergeStatement>(Advance().offset);
+  RETURN_NOT_OK(ExpectKeyword("INTO"));
+  ASSIGN_OR_RETURN(s->target, ParseTableName());
+  ASSIGN_OR_RETURN(s->target_alias, ParseOptionalAlias());
+  RETURN_NOT_OK(ExpectKeyword("USING"));
+  ASSIGN_OR_RETURN(s->source, ParseTablePrimary());
+  if (s->source->kind == TableRefKind::kJoin) {
+    return ErrorAtOffset(s->source->position, "MERGE source must be a table, table function or subquery");
+  }
+  RETURN_NOT_OK(ExpectKeyword("ON"));
+  ASSIGN_OR_RETURN(s->on, ParseExpr());
+  while (PeekKeyword("WHEN")) {
+    MergeClause clause;
+    RETURN_NOT_OK(ParseMergeClause(&clause));
+    s->clauses.push_back(std::move(clause));
+  }
+  if (s->clauses.empty()) return SyntaxError();
+  return StatementPtr(std::move(s));
+}
+
+Status Parser::ParseMergeClause(MergeClause* clause) {
+  clause->position = Advance().offset;  // WHEN
+  if (AcceptKeyword("MATCHED")) {
+    clause->match = MergeMatch::kMatched;
+  } else {
+    RETURN_NOT_OK(ExpectKeyword("NOT"));
+    RETURN_NOT_OK(ExpectKeyword("MATCHED"));
+    clause->match = MergeMatch::kNotMatchedByTarget;
+    if (AcceptKeyword("BY")) {
+      if (AcceptKeyword("SOURCE")) {
+        clause->match = MergeMatch::kNotMatchedBySource;
+      } else {
+        RETURN_NOT_OK(ExpectKeyword("TARGET"));
+      }
+    }
+  }
+  if (AcceptKeyword("AND")) {
+    ASSIGN_OR_RETURN(clause->condition, ParseExpr());
+  }
+  RETURN_NOT_OK(ExpectKeyword("THEN"));
+  const Token& action = Peek();
+  bool insert_allowed = clause->match == MergeMatch::kNotMatchedByTarget;
+  if (!insert_allowed && AcceptKeyword("UPDATE")) {
+    RETURN_NOT_OK(ExpectKeyword("SET"));
+    if (clause->match == MergeMatch::kMatched && AcceptOperator("*")) {
+      clause->action = MergeAction::kUpdateStar;
+    } else {
+      clause->action = MergeAction::kUpdate;
+      ASSIGN_OR_RETURN(clause->assignments, ParseAssignments());
+    }
+  } else if (!insert_allowed && AcceptKeyword("DELETE")) {
+    clause->action = MergeAction::kDelete;
+  } else if (insert_allowed && AcceptKeyword("INSERT")) {
+    if (AcceptOperator("*")) {
+      clause->action = MergeAction::kInsertStar;
+    } else {
+      clause->action = MergeAction::kInsert;
+      if (PeekOperator("(")) {
+        ASSIGN_OR_RETURN(clause->insert_columns, IdentifierList());
+      }
+      RETURN_NOT_OK(ExpectKeyword("VALUES"));
+      RETURN_NOT_OK(ExpectOperator("("));
+      ASSIGN_OR_RETURN(clause->insert_values, ParseExprList());
+      RETURN_NOT_OK(ExpectOperator(")"));
+      if (!clause->insert_columns.empty() &&
+          clause->insert_columns.size() != clause->insert_values.size()) {
+        return ErrorAt(action, "INSERT column and value counts differ");
+      }
+    }
+  } else {
+    return ErrorAt(action, "syntax error");
+  }
+  return Status::OK();
+}
+
+Result<StatementPtr> Parser::ParseOptimize() {
+  auto s = Make<OptimizeStatement>(Advance().offset);
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  if (AcceptKeyword("WHERE")) {
+    ASSIGN_OR_RETURN(s->where, ParseExpr());
+  }
+  if (AcceptKeyword("ZORDER")) {
+    RETURN_NOT_OK(ExpectKeyword("BY"));
+    if (PeekOperator("(")) {
+      ASSIGN_OR_RETURN(s->zorder_by, IdentifierList());
+    } else {
+      do {
+        ASSIGN_OR_RETURN(std::string col, Identifier());
+        s->zorder_by.push_back(std::move(col));
+      } while (AcceptOperator(","));
+    }
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseReorg() {
+  auto s = Make<ReorgStatement>(Advance().offset);
+  RETURN_NOT_OK(ExpectKeyword("TABLE"));
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  if (AcceptKeyword("WHERE")) {
+    ASSIGN_OR_RETURN(s->where, ParseExpr());
+  }
+  RETURN_NOT_OK(ExpectKeyword("APPLY"));
+  RETURN_NOT_OK(ExpectOperator("("));
+  RETURN_NOT_OK(ExpectKeyword("PURGE"));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseVacuum() {
+  auto s = Make<VacuumStatement>(Advance().offset);
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  if (AcceptKeyword("RETAIN")) {
+    const Token& t = Peek();
+    if (t.type != TokenType::kInteger && t.type != TokenType::kDecimal) return SyntaxError();
+    s->retain_hours = Advance().text;
+    RETURN_NOT_OK(ExpectKeyword("HOURS"));
+  }
+  if (AcceptKeyword("DRY")) {
+    RETURN_NOT_OK(ExpectKeyword("RUN"));
+    s->dry_run = true;
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseRestore() {
+  auto s = Make<RestoreStatement>(Advance().offset);
+  AcceptKeyword("TABLE");
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  AcceptKeyword("TO");
+  ASSIGN_OR_RETURN(auto tt, ParseTimeTravel(false));
+  if (!tt) return SyntaxError();
+  s->target = std::move(*tt);
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseTransaction() {
+  const Token& t = Advance();
+  auto s = Make<TransactionStatement>(t.offset);
+  using K = TransactionStatement::Kind;
+  if (t.IsKeyword("BEGIN")) {
+    s->transaction_kind = K::kBegin;
+    if (!AcceptKeyword("TRANSACTION")) AcceptKeyword("WORK");
+  } else if (t.IsKeyword("START")) {
+    s->transaction_kind = K::kBegin;
+    RETURN_NOT_OK(ExpectKeyword("TRANSACTION"));
+  } else if (t.IsKeyword("PREPARE")) {
+    s->transaction_kind = K::kPrepare;
+    RETURN_NOT_OK(ExpectKeyword("TRANSACTION"));
+    ASSIGN_OR_RETURN(s->transaction_id, StringLiteral());
+  } else {
+    bool commit = t.IsKeyword("COMMIT");
+    if (AcceptKeyword("PREPARED")) {
+      s->transaction_kind = commit ? K::kCommitPrepared : K::kRollbackPrepared;
+      ASSIGN_OR_RETURN(s->transaction_id, StringLiteral());
+    } else {
+      s->transaction_kind = commit ? K::kCommit : K::kRollback;
+      if (!AcceptKeyword("TRANSACTION")) AcceptKeyword("WORK");
+    }
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseSet() {
+  auto s = Make<SetStatement>(Advance().offset);
+  do {
+    ASSIGN_OR_RETURN(std::string part, AnyName());
+    if (!s->key.empty()) s->key += ".";
+    s->key += part;
+  } while (AcceptOperator("."));
+  RETURN_NOT_OK(ExpectOperator("="));
+  ASSIGN_OR_RETURN(s->value, ParseOptionValue());
+  if (s->value.kind == OptionValue::Kind::kNone) return SyntaxError();
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseReset() {
+  auto s = Make<ResetStatement>(Advance().offset);
+  if (Peek().type == TokenType::kWord || Peek().type == TokenType::kQuotedIdentifier) {
+    do {
+      ASSIGN_OR_RETURN(std::string part, AnyName());
+      if (!s->key.empty()) s->key += ".";
+      s->key += part;
+    } while (AcceptOperator("."));
+  }
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseCopy() {
+  auto s = Make<CopyStatement>(Advance().offset);
+  if (PeekOperator("(")) {
+    bool matched = false;
+    RETURN_NOT_OK(ParseParenthesizedQueryIf(&s->query, &matched));
+    if (!matched) return ErrorAt(Peek(1), "syntax error");
+  } else {
+    ASSIGN_OR_RETURN(s->table, ParseTableName());
+  }
+  RETURN_NOT_OK(ExpectKeyword("TO"));
+  ASSIGN_OR_RETURN(s->file, StringLiteral());
+  AcceptKeyword("WITH");
+  if (AcceptOperator("(")) {
+    do {
+      if (Peek().type != TokenType::kWord) return SyntaxError();
+      std::string name = ToUpper(Advance().text);
+      AcceptOperator("=");
+      OptionValue value;
+      if (!PeekOperator(",") && !PeekOperator(")")) {
+        ASSIGN_OR_RETURN(value, ParseOptionValue());
+        if (value.kind == OptionValue::Kind::kNone) return SyntaxError();
+      }
+      s->options.emplace_back(std::move(name), std::move(value));
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  return StatementPtr(std::move(s));
+}
+
+}  // namespace shoal::sql

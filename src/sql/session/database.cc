@@ -1,0 +1,34 @@
+#include <algorithm>
+#include <thread>
+
+#include "shoal/allocator.h"
+#include "sql/session/database_impl.h"
+
+namespace shoal {
+
+Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_dir, DatabaseOptions options) {
+  if (warehouse_dir.empty()) return Status::InvalidArgument("warehouse directory must not be empty");
+  TuneAllocator();
+  auto impl = std::make_unique<Impl>();
+  impl->dir = warehouse_dir;
+  impl->fs = io::LocalFileSystem();
+  RETURN_NOT_OK(impl->fs->CreateDirs(warehouse_dir).WithContext("opening warehouse " + warehouse_dir));
+  if (options.batch_size <= 0) options.batch_size = 2048;
+  int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  impl->threads = std::clamp(threads, 1, 256);
+  impl->options = std::move(options);
+  impl->pool = std::make_unique<sql::ThreadPool>(impl->threads - 1);
+  return std::unique_ptr<Database>(new Database(std::move(impl)));
+}
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::~Database() = default;
+
+std::unique_ptr<Connection> Database::Connect() {
+  return std::make_unique<Connection>(std::make_unique<Connection::Impl>(impl_.get()));
+}
+
+const std::string& Database::warehouse_dir() const { return impl_->dir; }
+const DatabaseOptions& Database::options() const { return impl_->options; }
+
+}  // namespace shoal

@@ -1,0 +1,158 @@
+#include "sql/session/session.h"
+
+#include <chrono>
+#include <map>
+
+#include "sql/binder/binder.h"
+#include "sql/binder/catalog.h"
+#include "sql/session/database_impl.h"
+#include "sql/execution/executor.h"
+#include "sql/optimizer/optimizer.h"
+#include "sql/execution/physical_planner.h"
+#include "sql/session/query_result_impl.h"
+
+namespace shoal::sql {
+
+namespace {
+
+using Handler = Result<QueryResult> (Session::*)(const Statement&);
+
+// Statement kinds with an implementation; the rest report NotSupported.
+const std::map<StatementKind, Handler>& Handlers() {
+  static const std::map<StatementKind, Handler> handlers = {
+      {StatementKind::kSelect, &Session::RunSelect},
+      {StatementKind::kExplain, &Session::RunExplain},
+      {StatementKind::kSet, &Session::RunSet},
+      {StatementKind::kReset, &Session::RunReset},
+      {StatementKind::kShowTables, &Session::RunShowTables},
+      {StatementKind::kCreateTable, &Session::RunCreateTable},
+      {StatementKind::kDropTable, &Session::RunDropTable},
+      {StatementKind::kDescribe, &Session::RunDescribe},
+      {StatementKind::kInsert, &Session::RunInsert},
+      {StatementKind::kTransaction, &Session::RunTransaction},
+      {StatementKind::kAlterTable, &Session::RunAlterTable},
+      {StatementKind::kVacuum, &Session::RunVacuum},
+      {StatementKind::kRestore, &Session::RunRestore},
+      {StatementKind::kCopy, &Session::RunCopy},
+      {StatementKind::kDelete, &Session::RunDelete},
+      {StatementKind::kUpdate, &Session::RunUpdate},
+      {StatementKind::kMerge, &Session::RunMerge},
+      {StatementKind::kOptimize, &Session::RunOptimize},
+      {StatementKind::kReorg, &Session::RunReorg},
+  };
+  return handlers;
+}
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+std::string StatementTypeName(const Statement& s) {
+  switch (s.kind) {
+    case StatementKind::kSelect: return "SELECT";
+    case StatementKind::kExplain: return "EXPLAIN";
+    case StatementKind::kCreateTable: return "CREATE TABLE";
+    case StatementKind::kDropTable: return "DROP TABLE";
+    case StatementKind::kShowTables: return "SHOW TABLES";
+    case StatementKind::kDescribe: return "DESCRIBE";
+    case StatementKind::kInsert: return "INSERT";
+    case StatementKind::kDelete: return "DELETE";
+    case StatementKind::kUpdate: return "UPDATE";
+    case StatementKind::kMerge: return "MERGE";
+    case StatementKind::kOptimize: return "OPTIMIZE";
+    case StatementKind::kReorg: return "REORG";
+    case StatementKind::kVacuum: return "VACUUM";
+    case StatementKind::kRestore: return "RESTORE";
+    case StatementKind::kAlterTable: return "ALTER TABLE";
+    case StatementKind::kSet: return "SET";
+    case StatementKind::kReset: return "RESET";
+    case StatementKind::kCopy: return "COPY";
+    case StatementKind::kTransaction:
+      switch (s.As<TransactionStatement>().transaction_kind) {
+        case TransactionStatement::Kind::kBegin: return "BEGIN";
+        case TransactionStatement::Kind::kCommit: return "COMMIT";
+        case TransactionStatement::Kind::kRollback: return "ROLLBACK";
+        case TransactionStatement::Kind::kPrepare: return "PREPARE TRANSACTION";
+        case TransactionStatement::Kind::kCommitPrepared: return "COMMIT PREPARED";
+        case TransactionStatement::Kind::kRollbackPrepared: return "ROLLBACK PREPARED";
+      }
+  }
+  return "UNKNOWN";
+}
+
+Result<QueryResult> Session::Run(const Statement& statement) {
+  auto start = std::chrono::steady_clock::now();
+  auto it = Handlers().find(statement.kind);
+  if (it == Handlers().end()) {
+    return Status::NotSupported(StatementTypeName(statement) + " is not supported yet");
+  }
+  bool txn_statement = statement.kind == StatementKind::kTransaction;
+  if (failed_ && !txn_statement) {
+    return Status::Transaction("current transaction is aborted, commands ignored until end of transaction block");
+  }
+  auto r = (this->*(it->second))(statement);
+  // A handler that returned with writes still open abandons them (error) or is a bug.
+  if (!writes_.empty()) {
+    Status st = r.ok() ? Status::Internal(StatementTypeName(statement) + " ended without ending its table write")
+                       : r.status();
+    while (!writes_.empty()) AbortTableWrite(writes_.back().write.get(), st);
+    if (r.ok()) r = Result<QueryResult>(st);
+  }
+  if (!r.ok()) {
+    if (in_transaction_ && !txn_statement && !failed_) failed_ = r.status();
+    return r.status();
+  }
+  auto& m = r->impl().metrics;
+  m.elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  m.rows_returned = r->num_rows();
+  r->impl().statement_type = StatementTypeName(statement);
+  return r;
+}
+
+std::optional<std::string> Session::Setting(const std::string& key) const {
+  auto it = settings_.find(key);
+  if (it == settings_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Session::InitContext(ExecContext* ctx) const {
+  ctx->batch_size = db_->options.batch_size > 0 ? db_->options.batch_size : 2048;
+  ctx->threads = db_->threads;
+  ctx->pool = db_->pool.get();
+  ctx->interrupted = interrupted_;
+  ctx->statement_timestamp = NowMicros();
+  if (auto prewhere = Setting("shoal.prewhere")) {
+    auto mode = ParsePrewhereMode(*prewhere);  // validated by SET
+    if (mode.ok()) ctx->prewhere = *mode;
+  }
+}
+
+Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {
+  auto run_subquery = [&ctx](LogicalPtr plan) -> Result<std::vector<columnar::BatchPtr>> {
+    ASSIGN_OR_RETURN(plan, Optimize(std::move(plan)));
+    ASSIGN_OR_RETURN(PhysicalPtr phys, CreatePhysicalPlan(*plan));
+    return Executor(&ctx).Run(phys.get());
+  };
+  Binder binder(run_subquery);
+  Catalog catalog = MakeCatalog();
+  binder.set_catalog(&catalog);
+  ASSIGN_OR_RETURN(LogicalPtr plan, binder.BindQuery(query));
+  *schema = plan->Schema();
+  ASSIGN_OR_RETURN(plan, Optimize(std::move(plan)));
+  return CreatePhysicalPlan(*plan);
+}
+
+Result<QueryResult> Session::RunSelect(const Statement& s) {
+  ExecContext ctx;
+  InitContext(&ctx);
+  columnar::SchemaPtr schema;
+  ASSIGN_OR_RETURN(PhysicalPtr plan, PlanQuery(*s.As<SelectStatement>().query, ctx, &schema));
+  ASSIGN_OR_RETURN(auto batches, Executor(&ctx).Run(plan.get()));
+  return MakeQueryResult(schema, std::move(batches), "SELECT", ctx.scan_metrics);
+}
+
+}  // namespace shoal::sql
