@@ -2,6 +2,7 @@
 #include <strings.h>
 
 #include "sql/binder/binder.h"
+#include "sql/binder/catalog.h"
 
 namespace shoal::sql {
 
@@ -40,6 +41,50 @@ std::vector<std::string> NaturalJoinColumns(const Scope& left, const Scope& righ
     }
   }
   return out;
+}
+
+// A RIGHT or FULL join's USING columns, merged as SQL merges them: the right value (RIGHT) or
+// COALESCE(left, right) (FULL; a projection adds it), unqualified and at the left column's place;
+// the left and right columns stay reachable qualified (hidden).
+Result<LogicalPtr> MergeUsingColumns(LogicalPtr join, const std::vector<std::pair<int, int>>& pairs,
+                                     Scope* scope) {
+  const bool full = join->join_type == LogicalJoinType::kFull;
+  std::vector<ScopeColumn> merged;
+  std::vector<expr::ExprPtr> exprs;
+  std::vector<std::string> names;
+  if (full) {
+    for (size_t i = 0; i < join->columns.size(); ++i) {
+      const auto& f = join->columns[i];
+      exprs.push_back(expr::ColumnRef(static_cast<int>(i), f.type, f.name, f.nullable));
+      names.push_back(f.name);
+    }
+  }
+  for (const auto& [li, ri] : pairs) {
+    const ScopeColumn& l = scope->columns[li];
+    const ScopeColumn& r = scope->columns[ri];
+    ScopeColumn m{"", l.name, r.index, r.type, true, false};
+    if (full) {
+      ASSIGN_OR_RETURN(auto coalesce, expr::Call("coalesce", {expr::ColumnRef(l.index, l.type, l.name, true),
+                                                              expr::ColumnRef(r.index, r.type, r.name, true)}));
+      m.index = static_cast<int>(exprs.size());
+      m.type = coalesce->type;
+      exprs.push_back(coalesce);
+      names.push_back(l.name);
+    }
+    merged.push_back(m);
+  }
+  std::vector<ScopeColumn> columns;
+  for (size_t p = 0; p < scope->columns.size(); ++p) {
+    columns.push_back(scope->columns[p]);
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      if (pairs[k].first != static_cast<int>(p)) continue;
+      columns.back().hidden = true;
+      columns.push_back(merged[k]);
+    }
+  }
+  scope->columns = std::move(columns);
+  if (!full) return join;
+  return MakeProject(std::move(join), std::move(exprs), std::move(names));
 }
 
 void AddToScope(const LogicalOperator& plan, const std::string& table, Scope* scope) {
@@ -187,6 +232,7 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
   const bool left_only = op->join_type == LogicalJoinType::kSemi || op->join_type == LogicalJoinType::kAnti;
   const std::vector<std::string>& using_columns = join.natural ? NaturalJoinColumns(ls, rs) : join.using_columns;
   expr::ExprPtr cond;
+  std::vector<std::pair<int, int>> using_pairs;  // (left, right) positions in `combined`
   if (!using_columns.empty()) {
     std::vector<expr::ExprPtr> eqs;
     for (const auto& name : using_columns) {
@@ -207,8 +253,9 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
       ASSIGN_OR_RETURN(auto eq, expr::Call("=", {expr::ColumnRef(lc.index, lc.type, lc.name, lc.nullable),
                                                  expr::ColumnRef(rc.index, rc.type, rc.name, rc.nullable)}));
       eqs.push_back(eq);
-      // The merged column is the left one, except for a RIGHT join.
-      combined.columns[op->join_type == LogicalJoinType::kRight ? li : ri].hidden = true;
+      using_pairs.emplace_back(li, ri);
+      // The merged column is the left one (RIGHT and FULL joins: see MergeUsingColumns).
+      combined.columns[ri].hidden = true;
     }
     ASSIGN_OR_RETURN(cond, expr::And(eqs));
   } else if (join.condition) {
@@ -238,8 +285,13 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
     return LogicalPtr(std::move(op));
   }
   for (auto& c : combined.columns) c.nullable = op->columns[c.index].nullable;
+  LogicalPtr plan(std::move(op));
+  if (!using_pairs.empty() &&
+      (plan->join_type == LogicalJoinType::kRight || plan->join_type == LogicalJoinType::kFull)) {
+    ASSIGN_OR_RETURN(plan, MergeUsingColumns(std::move(plan), using_pairs, &combined));
+  }
   *scope = std::move(combined);
-  return LogicalPtr(std::move(op));
+  return plan;
 }
 
 }  // namespace shoal::sql

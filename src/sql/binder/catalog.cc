@@ -29,7 +29,8 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
 }
 
 Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) const {
-  if (name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
+  // A catalog without a file system (table expressions bind against a schema alone) has none.
+  if (!fs_ || name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
   return ReadView(*fs_, warehouse_, name.parts[0]);
 }
 

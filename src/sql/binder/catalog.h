@@ -38,7 +38,8 @@ class Catalog {
   // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
   Result<std::shared_ptr<const TableSource>> ResolveTable(const TableName& name,
                                                           const scan::TimeTravel& at) const;
-  // The view a one-part name refers to (view_catalog.h), or nullopt.
+  // The view a one-part name refers to (view_catalog.h), or nullopt (always without a file
+  // system).
   Result<std::optional<ViewDefinition>> FindView(const TableName& name) const;
 
  private:
