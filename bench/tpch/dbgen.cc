@@ -317,7 +317,6 @@ Status GenOrdersAndLineitem(const Counts& n, int64_t batch, TableSink& orders, T
   const int64_t order_batch = std::max<int64_t>(1, batch / 4);
   // Customers whose key is divisible by 3 place no orders: index m of the others -> key.
   const int64_t ordering_customers = n.customer - n.customer / 3;
-  const auto str1 = [](char ch) { return std::string_view(&ch, 1); };
   for (int64_t lo = 0; lo < n.orders; lo += order_batch) {
     const int64_t hi = std::min(n.orders, lo + order_batch);
     BatchBuilder ob(SchemaOf("orders"), hi - lo);
@@ -361,7 +360,7 @@ Status GenOrdersAndLineitem(const Counts& n, int64_t batch, TableSink& orders, T
         Rng receipt(kLineitem, 12, row);
         const int32_t receiptdate = shipdate + static_cast<int32_t>(receipt.Uniform(1, 30));
         Rng flag(kLineitem, 8, row);
-        lb[8].AppendString(receiptdate <= kCurrentDate ? str1(flag.Next() % 2 ? 'R' : 'A') : str1('N'));
+        lb[8].AppendString(receiptdate <= kCurrentDate ? (flag.Next() % 2 ? "R" : "A") : "N");
         const bool open = shipdate > kCurrentDate;
         shipped += open ? 0 : 1;
         lb[9].AppendString(open ? "O" : "F");
