@@ -48,14 +48,14 @@ std::string NormalizeDecimal(std::string s) {
   return s;
 }
 
-bool SameCell(const Cell& a, const Cell& b, bool floating) {
+bool SameCell(const Cell& a, const Cell& b, bool floating, double tolerance) {
   if (!a || !b) return !a && !b;
   if (*a == *b) return true;
   long double x, y;
   if (!ParseNumber(*a, &x) || !ParseNumber(*b, &y)) return false;
   if (floating) {
     const long double scale = std::max(std::fabs(x), std::fabs(y));
-    return std::fabs(x - y) <= 1e-9L * scale;
+    return std::fabs(x - y) <= static_cast<long double>(tolerance) * scale;
   }
   return NormalizeDecimal(*a) == NormalizeDecimal(*b);
 }
@@ -210,7 +210,8 @@ Result<Answer> RunQueryText(Connection& con, const std::string& sql, double time
   return answer;
 }
 
-bool SameAnswer(const Answer& got, const Answer& want, const std::string& sql, std::string* why) {
+bool SameAnswer(const Answer& got, const Answer& want, const std::string& sql, std::string* why,
+                double float_tolerance) {
   if (got.columns.size() != want.columns.size()) {
     *why = std::to_string(got.columns.size()) + " columns, DuckDB has " + std::to_string(want.columns.size());
     return false;
@@ -226,7 +227,7 @@ bool SameAnswer(const Answer& got, const Answer& want, const std::string& sql, s
   std::sort(b.begin(), b.end(), RowLess);
   for (size_t i = 0; i < a.size(); ++i) {
     for (size_t c = 0; c < a[i].size(); ++c) {
-      if (!SameCell(a[i][c], b[i][c], floating[c])) {
+      if (!SameCell(a[i][c], b[i][c], floating[c], float_tolerance)) {
         *why = "column " + want.columns[c] + " (" + got.types[c] + " vs DuckDB " + want.types[c] + "): row [" +
                Show(a[i]) + "] vs DuckDB [" + Show(b[i]) + "]";
         return false;

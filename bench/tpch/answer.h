@@ -37,6 +37,8 @@ Result<Answer> RunQueryText(Connection& con, const std::string& sql, double time
                             bool* timed_out = nullptr);
 
 // True when `got` (shoal's) is `want` (DuckDB's) for `sql`; otherwise *why says how it differs.
-bool SameAnswer(const Answer& got, const Answer& want, const std::string& sql, std::string* why);
+// `float_tolerance` is the relative difference allowed in DOUBLE/FLOAT columns.
+bool SameAnswer(const Answer& got, const Answer& want, const std::string& sql, std::string* why,
+                double float_tolerance = 1e-9);
 
 }  // namespace shoal::tpch
