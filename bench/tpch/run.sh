@@ -110,12 +110,13 @@ for q in $QUERIES; do
   printf '%-5s %12s %12s %9s  %s\n' "$q" "$s_ms" "$d_ms" "$ratio" "${answer:0:160}" | tee -a "$SUMMARY"
 done
 NQ=$(wc -w <<<"$QUERIES")
+times >"$OUT/times.txt"  # this shell's, then its children's user and sys CPU (a builtin: no subshell)
 {
   if [ "$NRATIO" -gt 0 ]; then
     echo "geometric mean of shoal/DuckDB over the $NRATIO of $NQ queries that ran in both: $(awk -v s="$LOGSUM" -v n="$NRATIO" 'BEGIN { printf "%.2f", exp(s / n) }')x"
   fi
   echo "answers matching DuckDB: $NOK of $NQ"
-  read -r _ _ cu cs < <(times | tail -1 | tr 'ms' '  ' | awk '{ print "x x", $1 * 60 + $2, $3 * 60 + $4 }')
+  read -r cu cs < <(tail -1 "$OUT/times.txt" | tr 'ms' '  ' | awk '{ printf "%.1f %.1f", $1 * 60 + $2, $3 * 60 + $4 }')
   WALL=$(( SECONDS - START ))
   echo "machine: $(nproc) cores; load average before $LOAD_BEFORE, after $(cut -d' ' -f1-3 /proc/loadavg); this run's processes used user $cu s + sys $cs s of CPU in $WALL s wall"
 } | tee -a "$SUMMARY"
