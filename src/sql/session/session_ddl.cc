@@ -251,6 +251,8 @@ Result<QueryResult> Session::RunDescribe(const Statement& s) {
   }
   // Inside a transaction the table's staged metadata (ALTER TABLE) shows.
   Catalog catalog = MakeCatalog();
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog.FindView(d.name));
+  if (view) return Status::NotSupported("DESCRIBE of view " + view->name + " is not supported yet");
   RETURN_NOT_OK(catalog.ResolveTable(d.name, {}).status());
   std::string root = NormalizeRoot(catalog.TableRoot(d.name));
   delta::Metadata metadata;
