@@ -82,10 +82,12 @@ class Parser {
   Result<ExprPtr> ParseCast(bool try_cast);
   Result<ExprPtr> ParseInterval();
   Result<ExprPtr> ParseStructLiteral();
-  // SQL's keyword forms of substring and trim (parser_expr.cc); null when the call has the
-  // ordinary comma form (the position is then unchanged).
+  // SQL's keyword forms of substring and trim (parser_expr.cc); null when the call is to be
+  // parsed as an ordinary call (the position is then unchanged).
   Result<ExprPtr> ParseSubstringFrom();
   Result<ExprPtr> ParseTrimFrom();
+  // The rest of `name(first, e2, ...)` after its first argument, as an ordinary call.
+  Result<ExprPtr> FinishPlainCall(const Token& name, ExprPtr first);
   int InfixPrecedence() const;  // of the operator at the current token, 0 when none
   Result<ExprPtr> ParseInfix(ExprPtr left, int precedence);
   Result<ExprPtr> ParseIn(ExprPtr left, bool negated, size_t pos);

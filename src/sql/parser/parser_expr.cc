@@ -399,6 +399,15 @@ Result<ExprPtr> Parser::ParseWordPrimary() {
       RETURN_NOT_OK(ExpectOperator(")"));
       return Finish(std::move(fn));
     }
+    if (needle.ok()) {
+      // Not IN: the first argument of an ordinary call goes on from the needle, without a
+      // re-parse (nested calls stay linear).
+      ExprPtr first = std::move(needle).value();
+      while (int precedence = InfixPrecedence()) {
+        ASSIGN_OR_RETURN(first, ParseInfix(std::move(first), precedence));
+      }
+      if (PeekOperator(",") || PeekOperator(")")) return FinishPlainCall(t, std::move(first));
+    }
     pos_ = start;
   }
   if (next.IsOperator("(")) {
@@ -544,11 +553,15 @@ Result<ExprPtr> Parser::ParseInterval() {
 
 Result<ExprPtr> Parser::ParseSubstringFrom() {
   // substring(s FROM a [FOR b]) and substring(s FOR b) are substring(s, a[, b]) and
-  // substring(s, 1, b); a comma form is left to the ordinary call (returns null).
+  // substring(s, 1, b); the comma form is finished here as a plain call (no re-parse, so nested
+  // calls stay linear); anything else is left to the ordinary call (returns null).
   size_t start = pos_;
   const Token& name = Advance();
   Advance();
   Result<ExprPtr> source = ParseExpr();
+  if (source.ok() && (PeekOperator(",") || PeekOperator(")"))) {
+    return FinishPlainCall(name, std::move(source).value());
+  }
   if (!source.ok() || !(PeekKeyword("FROM") || PeekKeyword("FOR"))) {
     pos_ = start;
     return ExprPtr();
@@ -574,6 +587,19 @@ Result<ExprPtr> Parser::ParseSubstringFrom() {
   return Finish(std::move(fn));
 }
 
+Result<ExprPtr> Parser::FinishPlainCall(const Token& name, ExprPtr first) {
+  auto fn = Make<FunctionExpression>(name.offset);
+  fn->name = name.text;
+  fn->args.push_back(std::move(first));
+  while (AcceptOperator(",")) {
+    ASSIGN_OR_RETURN(ExprPtr arg, ParseExpr());
+    fn->args.push_back(std::move(arg));
+  }
+  fn->arg_names.resize(fn->args.size());
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return Finish(std::move(fn));
+}
+
 Result<ExprPtr> Parser::ParseTrimFrom() {
   // trim([BOTH|LEADING|TRAILING] [chars] FROM s) is trim|ltrim|rtrim(s[, chars]); trim(s) and
   // trim(s, chars) are left to the ordinary call (returns null).
@@ -592,6 +618,9 @@ Result<ExprPtr> Parser::ParseTrimFrom() {
   ExprPtr chars;
   if (!PeekKeyword("FROM")) {
     Result<ExprPtr> e = ParseExpr();
+    if (e.ok() && !side && (PeekOperator(",") || PeekOperator(")"))) {
+      return FinishPlainCall(name, std::move(e).value());
+    }
     if (!e.ok() && side) return e.status();
     if (!e.ok() || !PeekKeyword("FROM")) {
       if (side) return SyntaxError();

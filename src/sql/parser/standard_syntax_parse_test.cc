@@ -43,6 +43,24 @@ TEST(SqlParserStandard, SubstringFromForIsTheCommaCall) {
   EXPECT_NE(ErrorOf("SELECT substring(s FROM 1 FOR 2").find("ParserException"), std::string::npos);
 }
 
+// The keyword forms are tried first; a comma-form call nested deeply must not be re-parsed at
+// every level (that would take 2^depth steps).
+TEST(SqlParserStandard, NestedCommaFormCallsParseInLinearTime) {
+  for (const char* fn : {"substring", "trim", "position"}) {
+    std::string sql = "SELECT ";
+    for (int i = 0; i < 200; ++i) sql += std::string(fn) + "(";
+    sql += "s";
+    for (int i = 0; i < 200; ++i) sql += ", 'x')";
+    auto r = ParseStatement(sql);
+    ASSERT_TRUE(r.ok()) << fn << ": " << r.status().ToString();
+    std::string keyword = "SELECT ";
+    for (int i = 0; i < 200; ++i) keyword += std::string(fn) + "(";
+    keyword += "s";
+    for (int i = 0; i < 200; ++i) keyword += std::string(fn[0] == 's' ? " FROM 1)" : fn[0] == 'p' ? " IN 'x')" : ")");
+    EXPECT_TRUE(ParseStatement(keyword).ok()) << fn;
+  }
+}
+
 TEST(SqlParserStandard, TrimWithSideAndCharacters) {
   EXPECT_EQ(Print("SELECT trim(BOTH 'x' FROM s)"), "SELECT trim(s, 'x')");
   EXPECT_EQ(Print("SELECT trim(LEADING 'x' FROM s)"), "SELECT ltrim(s, 'x')");
@@ -52,6 +70,8 @@ TEST(SqlParserStandard, TrimWithSideAndCharacters) {
   EXPECT_NE(ErrorOf("SELECT trim(LEADING 'x' s)").find("ParserException"), std::string::npos);
   EXPECT_NE(ErrorOf("SELECT overlay(s PLACING 'x' FROM 2)").find("overlay"), std::string::npos);
   EXPECT_EQ(Print("SELECT position('a' IN s)"), "SELECT position('a', s)");
+  EXPECT_EQ(Print("SELECT position(a = b, c), position(x || y IN z)"),
+            "SELECT position((a = b), c), position((x || y), z)");
 }
 
 TEST(SqlParserStandard, IntervalQualifierWithLeadingPrecision) {
