@@ -81,20 +81,33 @@ struct Unnested {
 // [Project without outer references] over Filter over an uncorrelated input: the filter's
 // predicate becomes the join condition (the classic unnesting of EXISTS / IN).
 Result<bool> TrySimple(LogicalPtr* right, const SubqueryInfo& info, int lw, Unnested* out) {
-  LogicalOperator* p = nullptr;
+  // Projections without outer references, composed into one list over the filter's output.
   LogicalOperator* f = right->get();
-  if (f->kind == LogicalKind::kProject && !AnyOuterRef(f->exprs, info.ids)) {
-    p = f;
+  std::vector<ExprPtr> composed;
+  bool projected = false;
+  while (f->kind == LogicalKind::kProject && !AnyOuterRef(f->exprs, info.ids)) {
+    if (!projected) {
+      composed = f->exprs;
+    } else {
+      for (auto& e : composed) {
+        ASSIGN_OR_RETURN(e, RewriteColumnRefs(e, [&](const expr::Expr& c) -> Result<ExprPtr> {
+          if (IsOuterRef(c)) return ExprPtr();
+          return f->exprs[c.column];
+        }));
+      }
+    }
+    projected = true;
     f = f->children[0].get();
   }
   if (f->kind != LogicalKind::kFilter || TreeRefersTo(*f->children[0], info.ids)) return false;
+  const std::vector<columnar::Field> out_cols = right->get()->columns;
   LogicalPtr input = std::move(f->children[0]);
   const int cw = static_cast<int>(input->columns.size());
   int np = 0;
-  if (p) {
-    std::vector<ExprPtr> exprs = p->exprs;
+  if (projected) {
+    std::vector<ExprPtr> exprs = composed;
     std::vector<std::string> names;
-    for (const auto& c : p->columns) names.push_back(c.name);
+    for (const auto& c : out_cols) names.push_back(c.name);
     np = static_cast<int>(exprs.size());
     for (int i = 0; i < cw; ++i) {
       exprs.push_back(Ref(input->columns, i));

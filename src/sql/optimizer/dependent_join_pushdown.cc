@@ -370,7 +370,7 @@ class PushDown {
     op->left_keys.clear();
     op->right_keys.clear();
     op->predicate = nullptr;
-    const bool both = rr && t != LogicalJoinType::kInner;
+    const bool both = rr && (t != LogicalJoinType::kInner || lr);
     const bool into_right = rr && !lr && t == LogicalJoinType::kInner;
     // New positions: left cols, [D1], right cols, [D2].
     std::vector<int> map(lw + rw);
