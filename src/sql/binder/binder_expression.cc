@@ -230,7 +230,8 @@ Result<expr::ExprPtr> Binder::BindColumnRef(const ColumnRefExpression& e, ExprCo
     }
     if (active_frames_ > 0) {
       auto outer = BindOuterColumnRef(e);
-      if (outer.ok()) return outer;
+      // Found outside but unusable there (e.g. not grouped): that error, else "not found".
+      if (outer.ok() || outer.status().ToString().find("not found") == std::string::npos) return outer;
     }
     std::vector<std::string> names;
     if (ctx.scope) {

@@ -49,9 +49,28 @@ Result<expr::ExprPtr> Binder::BindSubqueryExpr(const ParsedExpression& e, ExprCo
   }
   const columnar::TypePtr type = ncols > 0 ? plan->columns[0].type : columnar::Boolean();
 
-  if (frame.correlated) {
+  // x op ANY / ALL (subquery): ALL is NOT (x negated-op ANY ...).
+  std::string any_op = "=";
+  bool all = false;
+  if (e.kind == ExprKind::kIn && !e.As<InExpression>().quantifier.empty()) {
+    const auto& in = e.As<InExpression>();
+    all = in.quantifier == "ALL";
+    any_op = in.compare;
+    if (all) {
+      static const std::pair<const char*, const char*> kFlip[] = {
+          {"=", "<>"}, {"<>", "="}, {"<", ">="}, {"<=", ">"}, {">", "<="}, {">=", "<"}};
+      for (const auto& [a, b] : kFlip) {
+        if (any_op == a) {
+          any_op = b;
+          break;
+        }
+      }
+    }
+  }
+  const bool quantified = any_op != "=" || all;
+  if (frame.correlated || quantified) {
     if (!ctx.pending) {
-      return Status::NotSupported(std::string("correlated subquery in ") +
+      return Status::NotSupported(std::string(frame.correlated ? "correlated subquery" : "ANY/ALL subquery") + " in " +
                                   (ctx.clause[0] ? ctx.clause : "this clause") + " is not supported");
     }
     PendingSubquery p;
@@ -68,7 +87,7 @@ Result<expr::ExprPtr> Binder::BindSubqueryExpr(const ParsedExpression& e, ExprCo
       ASSIGN_OR_RETURN(expr::ExprPtr needle, BindExpr(*in.input, ctx));
       // Compare in the common type: cast both sides as `=` would.
       ASSIGN_OR_RETURN(expr::ExprPtr probe,
-                       expr::Call("=", {needle, expr::ColumnRef(0, type, plan->columns[0].name)}));
+                       expr::Call(any_op, {needle, expr::ColumnRef(0, type, plan->columns[0].name)}));
       if (probe->kind == expr::ExprKind::kFunction && probe->args.size() == 2) {
         needle = probe->args[0];
         if (probe->args[1]->kind == expr::ExprKind::kCast) {
@@ -77,7 +96,7 @@ Result<expr::ExprPtr> Binder::BindSubqueryExpr(const ParsedExpression& e, ExprCo
         }
       }
       p.info.kind = SubqueryKind::kAny;
-      p.info.op = "=";
+      p.info.op = any_op;
       p.info.needle = needle;
       p.field = {"in", columnar::Boolean(), true};
     }
@@ -85,7 +104,7 @@ Result<expr::ExprPtr> Binder::BindSubqueryExpr(const ParsedExpression& e, ExprCo
     const int index = kPendingBase + static_cast<int>(ctx.pending->size());
     expr::ExprPtr ref = expr::ColumnRef(index, p.field.type, p.field.name, p.field.nullable);
     ctx.pending->push_back(std::move(p));
-    if (e.kind == ExprKind::kIn && e.As<InExpression>().negated) return expr::Not(ref);
+    if (e.kind == ExprKind::kIn && (e.As<InExpression>().negated || all)) return expr::Not(ref);
     return ref;
   }
 

@@ -19,7 +19,7 @@ const char* kTables =
     "(VALUES (1, 1, 1, 5.0, DATE '2020-01-01', DATE '2020-01-02')), "
     "orders(o_orderkey, o_custkey, o_orderstatus) AS (VALUES (1, 1, 'F')), "
     "customer(c_custkey, c_phone, c_acctbal) AS (VALUES (1, '13-1', 1.5)), "
-    "t1(a, b) AS (VALUES (1, 2)), t2(c, d) AS (VALUES (1, 2)) ";
+    "t1(a, b) AS (VALUES (1, 2), (NULL, NULL)), t2(c, d) AS (VALUES (1, 2), (NULL, NULL)) ";
 
 struct Bound {
   std::string plan;         // decorrelated main plan

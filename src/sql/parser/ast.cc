@@ -359,6 +359,9 @@ std::string ParsedExpression::ToString() const {
     case ExprKind::kIn: {
       const auto& e = As<InExpression>();
       std::string list = e.subquery ? e.subquery->ToString() : ExprList(e.values);
+      if (!e.quantifier.empty()) {
+        return "(" + e.input->ToString() + " " + e.compare + " " + e.quantifier + " (" + list + "))";
+      }
       return "(" + e.input->ToString() + (e.negated ? " NOT IN (" : " IN (") + list + "))";
     }
     case ExprKind::kLike: {
