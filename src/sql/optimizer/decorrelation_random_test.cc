@@ -132,7 +132,7 @@ class SubqueryGenerator {
 
   std::string Predicate(const std::string& outer, int depth) {
     std::string w = InnerWhere(outer, depth);
-    switch (Uniform(0, 7)) {
+    switch (Uniform(0, 8)) {
       case 0: return "EXISTS (SELECT 1 FROM t2 WHERE " + w + ")";
       case 1: return "NOT EXISTS (SELECT 1 FROM t2 WHERE " + w + ")";
       case 2: return outer + ".a IN (SELECT t2.d FROM t2 WHERE " + w + ")";
@@ -141,14 +141,17 @@ class SubqueryGenerator {
                      " FROM t2 WHERE " + w + ")";
       case 5: return "(SELECT " + Aggregate() + " FROM t2 WHERE " + w + ") IS NULL";
       case 6: return outer + ".a IN (SELECT max(t2.d) FROM t2 WHERE " + w + " GROUP BY t2.c)";
+      case 7: return outer + ".b " + Pick(std::vector<std::string>{"<", ">=", "<>", "="}) + " " +
+                     Pick(std::vector<std::string>{"ANY", "ALL"}) + " (SELECT t2.d FROM t2 WHERE " + w + ")";
       default: return "(SELECT count(*) FROM t2 WHERE " + w + ") " + Pick(std::vector<std::string>{"= 0", "> 1"});
     }
   }
 
   std::string SelectItem(const std::string& outer, int depth) {
     std::string w = InnerWhere(outer, depth);
-    switch (Uniform(0, 4)) {
+    switch (Uniform(0, 5)) {
       case 0: return "EXISTS (SELECT 1 FROM t2 WHERE " + w + ")";
+      case 4: return outer + ".b > ALL (SELECT t2.d FROM t2 WHERE " + w + ")";
       case 1: return outer + ".a IN (SELECT t2.d FROM t2 WHERE " + w + ")";
       case 2: return outer + ".b NOT IN (SELECT t2.c FROM t2 WHERE " + w + ")";
       default: return "(SELECT " + Aggregate() + " FROM t2 WHERE " + w + ")";
