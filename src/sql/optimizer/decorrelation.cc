@@ -35,8 +35,10 @@ LogicalPtr MakeJoinNode(LogicalJoinType t, LogicalPtr left, LogicalPtr right, co
 
 Result<LogicalPtr> MakeJoin(LogicalJoinType t, LogicalPtr left, LogicalPtr right, const std::vector<ExprPtr>& cond,
                             const columnar::Field* mark = nullptr) {
-  // A mark or semi join without a condition needs one right row at most.
-  if (cond.empty() && (t == LogicalJoinType::kMark || t == LogicalJoinType::kSemi || t == LogicalJoinType::kAnti)) {
+  // A mark or semi join without a condition needs one right row at most (unless the right
+  // side still depends on a further-out query: its decorrelation cannot pass a LIMIT).
+  if (cond.empty() && (t == LogicalJoinType::kMark || t == LogicalJoinType::kSemi || t == LogicalJoinType::kAnti) &&
+      !HasDependentJoin(*right)) {
     auto lim = std::make_unique<LogicalOperator>(LogicalKind::kLimit);
     lim->columns = right->columns;
     lim->limit = 1;
