@@ -105,6 +105,10 @@ class Binder {
   Result<LogicalPtr> BindNamedQuery(const QueryNode& query, const std::string& alias,
                                     const std::vector<std::string>& column_aliases, Scope* scope);
   const CommonTableExpr* FindCte(const std::string& name) const;
+  // The right side of a join, LATERAL (binder_subquery.cc): *info is set when it names
+  // columns of the left side (`lctx`); the join then is a dependent join.
+  Result<LogicalPtr> BindLateral(const TableRef& ref, ExprContext& lctx, Scope* scope,
+                                 std::shared_ptr<SubqueryInfo>* info);
 
   // --- expressions (binder_expression.cc)
   Result<expr::ExprPtr> BindExpr(const ParsedExpression& e, ExprContext& ctx);

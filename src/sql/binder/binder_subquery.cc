@@ -134,6 +134,26 @@ Result<expr::ExprPtr> Binder::BindSubqueryExpr(const ParsedExpression& e, ExprCo
   return expr::In(needle, std::move(values), in.negated);
 }
 
+Result<LogicalPtr> Binder::BindLateral(const TableRef& ref, ExprContext& lctx, Scope* scope,
+                                       std::shared_ptr<SubqueryInfo>* info) {
+  frames_.push_back(SubqueryFrame{&lctx, {}, {}, false});
+  const size_t saved = active_frames_;
+  active_frames_ = frames_.size();
+  auto bound = BindTableRef(ref, scope);
+  active_frames_ = saved;
+  SubqueryFrame frame = std::move(frames_.back());
+  frames_.pop_back();
+  ASSIGN_OR_RETURN(LogicalPtr plan, std::move(bound));
+  if (frame.correlated) {
+    auto i = std::make_shared<SubqueryInfo>();
+    i->kind = SubqueryKind::kLateral;
+    i->ids = std::move(frame.ids);
+    i->outer_exprs = std::move(frame.outer_exprs);
+    *info = std::move(i);
+  }
+  return plan;
+}
+
 Result<LogicalPtr> Binder::AttachPending(LogicalPtr plan, std::vector<PendingSubquery>* pending) {
   const int base = static_cast<int>(plan->columns.size());
   for (auto& p : *pending) {

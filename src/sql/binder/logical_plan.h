@@ -56,6 +56,9 @@ enum class SubqueryKind : uint8_t {
   kScalar,  // the value of the right's single column (NULL on no row; error on two)
   kExists,  // BOOLEAN NOT NULL: the right has a row
   kAny,     // `needle op ANY (right)` with SQL's three-valued logic (IN is `= ANY`)
+  kLateral, // LATERAL join: all of the right's rows for each left row, joined with the join's
+            // join_type (inner or left) and predicate (ON, over left then right columns);
+            // the output is the left columns then the right's
 };
 
 struct SubqueryInfo {

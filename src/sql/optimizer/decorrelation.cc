@@ -243,6 +243,7 @@ Result<LogicalPtr> RewriteDependent(LogicalPtr left, LogicalPtr right, const Sub
       ExprPtr v = Ref(j->columns, lw);
       return ProjectWith(std::move(j), lw, v, field);
     }
+    case SubqueryKind::kLateral: return Status::Internal("LATERAL is rewritten by RewriteLateral");
     case SubqueryKind::kAny: {
       if (mode == Mode::kSemi) {
         const ExprPtr s = Ref(u.right->columns, 0);
@@ -272,6 +273,7 @@ class Rewriter {
     for (auto& c : op->children) {
       ASSIGN_OR_RETURN(c, Visit(std::move(c)));
     }
+    if (IsLateral(*op)) return RewriteLateral(std::move(op));
     if (!IsDependent(*op)) return op;
     const columnar::Field field = op->columns.back();
     auto info = op->subquery;
@@ -279,7 +281,30 @@ class Rewriter {
   }
 
  private:
-  static bool IsDependent(const LogicalOperator& op) { return op.kind == LogicalKind::kJoin && op.subquery; }
+  static bool IsDependent(const LogicalOperator& op) {
+    return op.kind == LogicalKind::kJoin && op.subquery && op.subquery->kind != SubqueryKind::kLateral;
+  }
+  static bool IsLateral(const LogicalOperator& op) {
+    return op.kind == LogicalKind::kJoin && op.subquery && op.subquery->kind == SubqueryKind::kLateral;
+  }
+
+  // LATERAL: the right side unnested, joined with the join's own type and ON condition (over
+  // left then right columns, which the unnested right keeps first).
+  Result<LogicalPtr> RewriteLateral(LogicalPtr op) {
+    const int lw = static_cast<int>(op->children[0]->columns.size());
+    const int rw = static_cast<int>(op->children[1]->columns.size());
+    auto info = op->subquery;
+    ASSIGN_OR_RETURN(Unnested u, Unnest(std::move(op->children[1]), *info, *op->children[0], false));
+    if (op->predicate) SplitConjuncts(op->predicate, &u.cond);
+    ASSIGN_OR_RETURN(auto j, MakeJoin(op->join_type, std::move(op->children[0]), std::move(u.right), u.cond));
+    std::vector<ExprPtr> exprs;
+    std::vector<std::string> names;
+    for (int i = 0; i < lw + rw; ++i) {
+      exprs.push_back(Ref(j->columns, i));
+      names.push_back(j->columns[i].name);
+    }
+    return MakeProject(std::move(j), std::move(exprs), std::move(names));
+  }
 
   // Filter over a chain of dependent joins (the binder's WHERE): an EXISTS / IN that is a
   // conjunct by itself becomes a semi join, NOT EXISTS an anti join.

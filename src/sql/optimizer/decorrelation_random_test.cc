@@ -1,7 +1,7 @@
 // Randomized differential test of correlated subqueries against DuckDB: small generated
 // tables with NULLs and duplicates (as VALUES CTEs, so both engines read the same rows),
 // generated queries with correlated scalar / EXISTS / NOT EXISTS / IN / NOT IN subqueries in
-// WHERE, the select list and HAVING, nested one or two levels, with equality and
+// WHERE, the select list, HAVING and LATERAL joins, nested one or two levels, with equality and
 // non-equality correlation. Answers are compared as multisets of rows.
 #include <gtest/gtest.h>
 
@@ -52,7 +52,18 @@ class SubqueryGenerator {
   // A query over the tables, selecting the columns c1, c2[, c3] as text.
   std::string Query() {
     std::string body;
-    switch (Uniform(0, 3)) {
+    switch (Uniform(0, 4)) {
+      case 4: {  // LATERAL
+        std::string w = InnerWhere("t1", 1);
+        if (Chance(0.5)) {
+          body = "SELECT t1.a AS c1, s.x AS c2 FROM t1, LATERAL (SELECT " + Aggregate() + " AS x FROM t2 WHERE " + w +
+                 ") AS s";
+        } else {
+          body = "SELECT t1.a AS c1, s.x AS c2 FROM t1 LEFT JOIN LATERAL (SELECT t2.d AS x FROM t2 WHERE " + w +
+                 ") AS s ON " + Pick(std::vector<std::string>{"true", "s.x > 1"});
+        }
+        break;
+      }
       case 0:  // WHERE
       case 1: {
         std::string pred = Predicate("t1", 1);

@@ -494,7 +494,8 @@ std::string TableRef::ToString() const {
     case TableRefKind::kTableFunction:
       return FunctionToString(*As<TableFunctionRef>().call, true) + AliasToString(*this);
     case TableRefKind::kSubquery:
-      return "(" + As<SubqueryRef>().query->ToString() + ")" + AliasToString(*this);
+      return std::string(As<SubqueryRef>().lateral ? "LATERAL (" : "(") + As<SubqueryRef>().query->ToString() + ")" +
+             AliasToString(*this);
     case TableRefKind::kJoin: {
       const auto& j = As<JoinRef>();
       std::string right = j.right->ToString();

@@ -439,6 +439,7 @@ struct TableFunctionRef : TableRef {
 struct SubqueryRef : TableRef {
   explicit SubqueryRef(size_t pos) : TableRef(TableRefKind::kSubquery, pos) {}
   QueryPtr query;
+  bool lateral = false;  // LATERAL (SELECT ...): may name columns of the tables left of it
 };
 
 // kCross also represents comma joins; kInner..kFull have exactly one of condition (ON) or
