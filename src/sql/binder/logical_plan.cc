@@ -73,7 +73,7 @@ std::string LogicalOperator::ToString(int indent) const {
     }
     case LogicalKind::kSort: {
       s += "Sort";
-      for (const auto& k : sort_keys) s += " " + k.expr->ToString() + (k.descending ? " DESC" : "");
+      for (const auto& k : sort_keys) s.append(" ").append(k.expr->ToString()).append(k.descending ? " DESC" : "");
       if (limit >= 0) s += " limit=" + std::to_string(limit);
       break;
     }

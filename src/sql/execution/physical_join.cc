@@ -37,7 +37,7 @@ PhysicalJoinBase::PhysicalJoinBase(columnar::SchemaPtr schema, LogicalJoinType t
 
 std::string PhysicalJoinBase::TypeAndResidual() const {
   std::string s = JoinTypeName(type_);
-  if (residual_) s += " " + residual_->ToString();
+  if (residual_) s.append(" ").append(residual_->ToString());
   return s;
 }
 
