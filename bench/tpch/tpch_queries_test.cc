@@ -26,12 +26,7 @@ constexpr double kQueryBudgetSeconds = 60;
 // Queries shoal does not run yet, and the error each fails with today (issue 23).
 const std::map<std::string, std::string> kKnownGaps = {
     {"q01", "ParserException"},  // interval '90' day (3): the interval field's precision
-    {"q02", "BinderException"},  // correlated scalar subquery
-    {"q04", "BinderException"},  // correlated EXISTS
     {"q15", "ParserException"},  // CREATE VIEW
-    {"q17", "BinderException"},  // correlated scalar subquery
-    {"q20", "BinderException"},  // correlated scalar subquery in IN
-    {"q21", "BinderException"},  // correlated EXISTS / NOT EXISTS
     {"q22", "ParserException"},  // substring(s FROM a FOR b)
 };
 

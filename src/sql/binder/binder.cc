@@ -115,12 +115,24 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
   }
   if (s.where) {
     if (ContainsAggregate(*s.where)) return Status::Binder("WHERE clause cannot contain aggregates");
+    std::vector<PendingSubquery> pending;
     ExprContext ctx;
     ctx.scope = &scope;
     ctx.clause = "WHERE";
+    ctx.pending = &pending;
     ASSIGN_OR_RETURN(expr::ExprPtr pred, BindExpr(*s.where, ctx));
     ASSIGN_OR_RETURN(pred, AsPredicate(pred, "WHERE"));
-    plan = MakeFilter(std::move(plan), pred);
+    if (pending.empty()) {
+      plan = MakeFilter(std::move(plan), pred);
+    } else {
+      const size_t width = plan->columns.size();
+      ASSIGN_OR_RETURN(plan, AttachPending(std::move(plan), &pending));
+      ASSIGN_OR_RETURN(pred, ResolvePending(pred, static_cast<int>(width)));
+      plan = MakeFilter(std::move(plan), pred);
+      auto refs = OutputRefs(*plan, width);
+      auto n = Names(*plan, width);
+      plan = MakeProject(std::move(plan), std::move(refs), std::move(n));
+    }
   }
 
   // Select items, with `*` expanded to bound column references.
@@ -190,8 +202,10 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
     }
   }
 
+  std::vector<PendingSubquery> pending;  // of the select list, HAVING and ORDER BY
   ExprContext ctx;
   ctx.scope = &scope;
+  ctx.pending = &pending;
   ctx.agg = aggregate ? &agg : nullptr;
   ctx.aliases = &aliases;
   ctx.clause = "SELECT";
@@ -275,8 +289,18 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
     a->aggregates = std::move(agg.aggregates);
     a->children.push_back(std::move(plan));
     plan = std::move(a);
-    if (having) plan = MakeFilter(std::move(plan), having);
   }
+  if (!pending.empty()) {
+    const int width = static_cast<int>(plan->columns.size());
+    ASSIGN_OR_RETURN(plan, AttachPending(std::move(plan), &pending));
+    if (having) {
+      ASSIGN_OR_RETURN(having, ResolvePending(having, width));
+    }
+    for (auto& e : exprs) {
+      ASSIGN_OR_RETURN(e, ResolvePending(e, width));
+    }
+  }
+  if (having) plan = MakeFilter(std::move(plan), having);
   plan = MakeProject(std::move(plan), std::move(exprs), names);
   if (s.distinct) plan = MakeDistinct(std::move(plan));
   if (!keys.empty()) {

@@ -4,7 +4,10 @@
 // planning aggregates, DISTINCT, ORDER BY/LIMIT, joins, set operations, VALUES and CTEs.
 //
 // Uncorrelated subqueries (scalar, IN, EXISTS) are planned and run once through the
-// SubqueryRunner while binding; their results are substituted as literals.
+// SubqueryRunner while binding; their results are substituted as literals. A correlated
+// subquery (one naming a column of an enclosing query, at any depth) becomes a dependent
+// join (logical_plan.h SubqueryInfo) of the plan its expression is evaluated on; its outer
+// column uses are outer references. optimizer/decorrelation.h turns these into plain joins.
 //
 // Thread-safety: a Binder binds one statement on one thread.
 #pragma once
@@ -48,6 +51,16 @@ struct AggregateState {
   std::vector<AggregateCall> aggregates;
 };
 
+// A correlated subquery met while binding an expression: it becomes a dependent join of the
+// plan the expression is evaluated on, and the expression refers to the join's added column
+// through a placeholder (kPendingBase + its index here) until the plan is known.
+struct PendingSubquery {
+  LogicalPtr plan;
+  SubqueryInfo info;
+  columnar::Field field;
+};
+constexpr int kPendingBase = 1 << 27;
+
 // Where an expression is bound: its scope, and for post-aggregation clauses the aggregation
 // and the select list's aliases (HAVING / ORDER BY may name them).
 struct ExprContext {
@@ -56,6 +69,8 @@ struct ExprContext {
   // Select aliases usable when a name does not resolve in the scope (alias -> AST).
   const std::vector<std::pair<std::string, const ParsedExpression*>>* aliases = nullptr;
   const char* clause = "";  // for messages: "WHERE", "GROUP BY", ...
+  // Where correlated subqueries go; null where the clause does not support them.
+  std::vector<PendingSubquery>* pending = nullptr;
 };
 
 class Catalog;
@@ -90,6 +105,10 @@ class Binder {
   Result<LogicalPtr> BindNamedQuery(const QueryNode& query, const std::string& alias,
                                     const std::vector<std::string>& column_aliases, Scope* scope);
   const CommonTableExpr* FindCte(const std::string& name) const;
+  // The right side of a join, LATERAL (binder_subquery.cc): *info is set when it names
+  // columns of the left side (`lctx`); the join then is a dependent join.
+  Result<LogicalPtr> BindLateral(const TableRef& ref, ExprContext& lctx, Scope* scope,
+                                 std::shared_ptr<SubqueryInfo>* info);
 
   // --- expressions (binder_expression.cc)
   Result<expr::ExprPtr> BindExpr(const ParsedExpression& e, ExprContext& ctx);
@@ -100,8 +119,13 @@ class Binder {
   Result<expr::ExprPtr> BindBinary(const BinaryExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindConstant(const ConstantExpression& e);
   Result<expr::ExprPtr> BindSubqueryExpr(const ParsedExpression& e, ExprContext& ctx);
-  Result<std::vector<columnar::BatchPtr>> RunSubquery(const QueryNode& query, int* num_columns,
-                                                      columnar::TypePtr* type);
+  // Column references not found in the current scope: the enclosing queries' scopes, from
+  // the innermost out; a hit becomes an outer reference (binder_subquery.cc).
+  Result<expr::ExprPtr> BindOuterColumnRef(const ColumnRefExpression& e);
+  // Adds a dependent join per pending subquery above `plan` (each appends one column) and
+  // clears `pending`; ResolvePending maps their placeholders to base_width + index.
+  Result<LogicalPtr> AttachPending(LogicalPtr plan, std::vector<PendingSubquery>* pending);
+  static Result<expr::ExprPtr> ResolvePending(const expr::ExprPtr& e, int base_width);
   // A constant expression (no columns) evaluated now.
   Result<columnar::Value> BindConstantValue(const ParsedExpression& e);
 
@@ -111,6 +135,17 @@ class Binder {
   std::vector<const std::vector<CommonTableExpr>*> ctes_;
   // CTEs being bound (to reject recursion).
   std::vector<std::string> binding_ctes_;
+  // Subqueries being bound, outermost first: the context of the expression each sits in, and
+  // the correlations found for it.
+  struct SubqueryFrame {
+    ExprContext* outer = nullptr;
+    std::vector<int> ids;
+    std::vector<expr::ExprPtr> outer_exprs;
+    bool correlated = false;  // uses a column of this or a further-out level
+  };
+  std::vector<SubqueryFrame> frames_;
+  size_t active_frames_ = 0;  // frames visible to a name lookup
+  int next_outer_id_ = 0;
 };
 
 // Whether `e` contains an aggregate call outside subqueries.

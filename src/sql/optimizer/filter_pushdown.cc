@@ -84,7 +84,8 @@ Result<LogicalPtr> PushFilters(LogicalPtr op, std::vector<ExprPtr> preds) {
         int side = 0;
         for (int c : expr::CollectColumns(*p)) side |= c < lw ? 1 : 2;
         bool left_ok = t == LogicalJoinType::kInner || t == LogicalJoinType::kLeft ||
-                       t == LogicalJoinType::kSemi || t == LogicalJoinType::kAnti;
+                       t == LogicalJoinType::kSemi || t == LogicalJoinType::kAnti ||
+                       t == LogicalJoinType::kMark || t == LogicalJoinType::kSingle;
         bool right_ok = t == LogicalJoinType::kInner || t == LogicalJoinType::kRight;
         if (side == 1 && left_ok) {
           lp.push_back(p);

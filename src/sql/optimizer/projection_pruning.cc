@@ -112,9 +112,10 @@ Result<std::vector<int>> Prune(LogicalOperator* op, const std::vector<bool>& req
       const size_t rw = op->children[1]->columns.size();
       const std::vector<columnar::Field> old_columns = op->columns;
       auto ln = Need(lw), rn = Need(rw);
-      bool pairs = op->join_type != LogicalJoinType::kSemi && op->join_type != LogicalJoinType::kAnti;
+      const bool mark = op->join_type == LogicalJoinType::kMark;
+      bool pairs = op->join_type != LogicalJoinType::kSemi && op->join_type != LogicalJoinType::kAnti && !mark;
       for (size_t i = 0; i < width; ++i) {
-        if (!required[i]) continue;
+        if (!required[i] || (mark && i == lw)) continue;
         if (i < lw) {
           ln[i] = true;
         } else {
@@ -147,6 +148,12 @@ Result<std::vector<int>> Prune(LogicalOperator* op, const std::vector<bool>& req
           if (combined[i] >= 0) op->columns[combined[i]].nullable = old_columns[i].nullable;
         }
         return combined;
+      }
+      if (mark) {  // the match flag stays last
+        op->columns.push_back(old_columns[lw]);
+        std::vector<int> out = lm;
+        out.push_back(new_lw);
+        return out;
       }
       return lm;
     }

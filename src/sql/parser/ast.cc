@@ -359,6 +359,9 @@ std::string ParsedExpression::ToString() const {
     case ExprKind::kIn: {
       const auto& e = As<InExpression>();
       std::string list = e.subquery ? e.subquery->ToString() : ExprList(e.values);
+      if (!e.quantifier.empty()) {
+        return "(" + e.input->ToString() + " " + e.compare + " " + e.quantifier + " (" + list + "))";
+      }
       return "(" + e.input->ToString() + (e.negated ? " NOT IN (" : " IN (") + list + "))";
     }
     case ExprKind::kLike: {
@@ -491,7 +494,8 @@ std::string TableRef::ToString() const {
     case TableRefKind::kTableFunction:
       return FunctionToString(*As<TableFunctionRef>().call, true) + AliasToString(*this);
     case TableRefKind::kSubquery:
-      return "(" + As<SubqueryRef>().query->ToString() + ")" + AliasToString(*this);
+      return std::string(As<SubqueryRef>().lateral ? "LATERAL (" : "(") + As<SubqueryRef>().query->ToString() + ")" +
+             AliasToString(*this);
     case TableRefKind::kJoin: {
       const auto& j = As<JoinRef>();
       std::string right = j.right->ToString();

@@ -222,12 +222,15 @@ struct BetweenExpression : ParsedExpression {
 };
 
 // x [NOT] IN (v, ...) or x [NOT] IN (query): exactly one of values / subquery is set.
+// x [NOT] IN (list | subquery); also `x op ANY|SOME|ALL (subquery)` (quantifier set).
 struct InExpression : ParsedExpression {
   explicit InExpression(size_t pos) : ParsedExpression(ExprKind::kIn, pos) {}
   ExprPtr input;
   std::vector<ExprPtr> values;
   QueryPtr subquery;
   bool negated = false;
+  std::string quantifier;    // "" (IN), "ANY" or "ALL"
+  std::string compare = "=";  // with a quantifier: the comparison operator
 };
 
 // x [NOT] LIKE|ILIKE pattern [ESCAPE e].
@@ -436,6 +439,7 @@ struct TableFunctionRef : TableRef {
 struct SubqueryRef : TableRef {
   explicit SubqueryRef(size_t pos) : TableRef(TableRefKind::kSubquery, pos) {}
   QueryPtr query;
+  bool lateral = false;  // LATERAL (SELECT ...): may name columns of the tables left of it
 };
 
 // kCross also represents comma joins; kInner..kFull have exactly one of condition (ON) or

@@ -322,6 +322,15 @@ Status Parser::ParseTableAlias(TableRef* ref) {
 
 Result<TableRefPtr> Parser::ParseTablePrimary() {
   SHOAL_ENTER_NESTING();
+  if (PeekKeyword("LATERAL") && PeekOperator("(", 1)) {
+    auto sub = std::make_unique<SubqueryRef>(Advance().offset);
+    sub->lateral = true;
+    bool matched = false;
+    RETURN_NOT_OK(ParseParenthesizedQueryIf(&sub->query, &matched));
+    if (!matched) return SyntaxError();
+    RETURN_NOT_OK(ParseTableAlias(sub.get()));
+    return FinishRef(std::move(sub));
+  }
   const Token& t = Peek();
   if (t.IsOperator("(")) {
     auto sub = std::make_unique<SubqueryRef>(t.offset);
