@@ -62,6 +62,17 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalKind::kSetOp:
       s += std::string(set_op == SetOpType::kExcept ? "Except" : "Intersect") + (all ? " ALL" : "");
       break;
+    case LogicalKind::kWindow: {
+      s += "Window partition=[" + JoinExprs(partition_by) + "] order=[";
+      for (size_t i = 0; i < sort_keys.size(); ++i) {
+        s += (i ? ", " : "") + sort_keys[i].expr->ToString() + (sort_keys[i].descending ? " DESC" : "");
+      }
+      s += "] windows=[";
+      for (size_t i = 0; i < windows.size(); ++i) s += (i ? ", " : "") + windows[i].display;
+      s += "]";
+      break;
+    }
+    case LogicalKind::kExpand: s += "Expand sets=" + std::to_string(expand_sets.size()); break;
   }
   s += "\n";
   for (const auto& c : children) s += c->ToString(indent + 1);
