@@ -137,6 +137,9 @@ Result<BoundFrame> Binder::BindFrame(const WindowSpec* spec, const std::vector<S
   if (f.end == FrameBoundType::kUnboundedPreceding) {
     return Status::Binder("a window frame cannot end at UNBOUNDED PRECEDING");
   }
+  if (static_cast<int>(f.start) > static_cast<int>(f.end)) {
+    return Status::Binder("a window frame cannot start after it ends (" + spec->ToString() + ")");
+  }
   auto offset = [&](const FrameBound& b, double* out) -> Status {
     if (!b.offset) return Status::OK();
     ASSIGN_OR_RETURN(columnar::Value v, BindConstantValue(*b.offset));

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "shoal/database.h"
-#include "testdata.h"
+#include "support/testdata.h"
 
 namespace shoal::sql {
 namespace {
@@ -66,12 +66,16 @@ class WindowRandomTest : public ::testing::Test {
     if (!partition.empty()) out += "PARTITION BY " + partition;
     if (!order.empty()) out += std::string(partition.empty() ? "" : " ") + "ORDER BY " + order;
     if (frame && Chance(0.7)) {
+      // Bound kinds in SQL's order; a frame may not start at a later kind than it ends.
+      int start_kind = static_cast<int>(Uniform(0, 3));
+      int end_kind = static_cast<int>(Uniform(std::max(1, start_kind), 4));
       auto bound = [&](bool start) {
-        switch (Uniform(0, 4)) {
-          case 0: return std::string(start ? "UNBOUNDED PRECEDING" : "UNBOUNDED FOLLOWING");
+        switch (start ? start_kind : end_kind) {
+          case 0: return std::string("UNBOUNDED PRECEDING");
           case 1: return std::to_string(Uniform(0, 3)) + " PRECEDING";
           case 2: return std::string("CURRENT ROW");
-          default: return std::to_string(Uniform(0, 3)) + " FOLLOWING";
+          case 3: return std::to_string(Uniform(0, 3)) + " FOLLOWING";
+          default: return std::string("UNBOUNDED FOLLOWING");
         }
       };
       if (total) {
@@ -80,8 +84,10 @@ class WindowRandomTest : public ::testing::Test {
         out += " RANGE BETWEEN " + bound(true) + " AND " + bound(false);
       } else {
         // Ties decide ROWS frames, so a partial order gets RANGE frames of whole peer groups.
-        out += " RANGE BETWEEN " + Pick<std::string>({"UNBOUNDED PRECEDING", "CURRENT ROW"}) + " AND " +
-               Pick<std::string>({"CURRENT ROW", "UNBOUNDED FOLLOWING"});
+        out += Pick<std::string>({" RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+                                  " RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
+                                  " RANGE BETWEEN CURRENT ROW AND CURRENT ROW",
+                                  " RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"});
       }
     }
     return out + ")";
