@@ -190,7 +190,11 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
       for (const auto& e : agg.groups) dup = dup || e->Equals(*bound);
       if (!dup) agg.groups.push_back(bound);
     }
-    if (!s.grouping_elements.empty()) RETURN_NOT_OK(BindGroupingSets(s, gctx, input_width, &agg));
+    if (!s.grouping_elements.empty()) {
+      ExprContext sctx = gctx;
+      sctx.aliases = &aliases;  // names that are no input column may name select aliases
+      RETURN_NOT_OK(BindGroupingSets(s, sctx, input_width, &agg));
+    }
   }
 
   WindowState win;
