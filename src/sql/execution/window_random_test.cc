@@ -109,7 +109,8 @@ class WindowRandomTest : public ::testing::Test {
       case 5: return Pick<std::string>({"first_value(v)", "last_value(v)"}) + " " + Over(true, true);
       case 6: return "count(*) " + Over(false, true);
       case 7: return Pick<std::string>({"min(h)", "max(h)"}) + " " + Over(Chance(0.5), true);
-      case 8: return "avg(v) " + Over(Chance(0.5), true);
+      case 8: return Pick<std::string>({"avg(v)", "stddev_samp(v)", "var_pop(v)", "bool_or(v > 6)", "bool_and(v < 8)"}) +
+                     " " + Over(Chance(0.5), true);
       default:
         return Pick<std::string>({"sum(v)", "count(v)", "min(v)", "max(v)"}) + " " + Over(Chance(0.5), true);
     }
