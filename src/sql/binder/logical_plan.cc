@@ -46,7 +46,11 @@ std::string LogicalOperator::ToString(int indent) const {
     }
     case LogicalKind::kSort: {
       s += "Sort";
-      for (const auto& k : sort_keys) s += " " + k.expr->ToString() + (k.descending ? " DESC" : "");
+      for (const auto& k : sort_keys) {
+        s += ' ';
+        s += k.expr->ToString();
+        if (k.descending) s += " DESC";
+      }
       if (limit >= 0) s += " limit=" + std::to_string(limit);
       break;
     }
@@ -65,7 +69,9 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalKind::kWindow: {
       s += "Window partition=[" + JoinExprs(partition_by) + "] order=[";
       for (size_t i = 0; i < sort_keys.size(); ++i) {
-        s += (i ? ", " : "") + sort_keys[i].expr->ToString() + (sort_keys[i].descending ? " DESC" : "");
+        if (i) s += ", ";
+        s += sort_keys[i].expr->ToString();
+        if (sort_keys[i].descending) s += " DESC";
       }
       s += "] windows=[";
       for (size_t i = 0; i < windows.size(); ++i) s += (i ? ", " : "") + windows[i].display;

@@ -334,7 +334,12 @@ std::string FrameBoundToString(const FrameBound& b) {
   return "";
 }
 
-std::string ParenList(const std::vector<ExprPtr>& v) { return "(" + ExprList(v) + ")"; }
+std::string ParenList(const std::vector<ExprPtr>& v) {
+  std::string out = "(";
+  out += ExprList(v);
+  out += ')';
+  return out;
+}
 
 }  // namespace
 
