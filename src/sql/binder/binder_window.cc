@@ -226,11 +226,10 @@ Result<expr::ExprPtr> Binder::BindWindowFunction(const FunctionExpression& e, Ex
       default: call.type = args[0]->type; break;
     }
   } else if (expr::IsAggregateFunction(name)) {
-    if (e.distinct) return Status::NotSupported("DISTINCT in window aggregate " + name + "() is not supported");
     if (star && name != "count") return Status::Binder(name + "(*) is not supported; only count(*)");
     std::vector<columnar::TypePtr> types;
     for (const auto& a : args) types.push_back(a->type);
-    ASSIGN_OR_RETURN(call.binding, expr::ResolveAggregate(name, types, false));
+    ASSIGN_OR_RETURN(call.binding, expr::ResolveAggregate(name, types, e.distinct));
     for (size_t i = 0; i < args.size() && i < call.binding.arg_types.size(); ++i) {
       ASSIGN_OR_RETURN(args[i], expr::Cast(args[i], call.binding.arg_types[i]));
     }
@@ -242,6 +241,16 @@ Result<expr::ExprPtr> Binder::BindWindowFunction(const FunctionExpression& e, Ex
   call.args = std::move(args);
   // Ranking functions ignore frames; value and aggregate functions use them.
   ASSIGN_OR_RETURN(call.frame, BindFrame(frame_owner, order));
+  if (call.binding.distinct) {
+    const BoundFrame& f = call.frame;
+    bool whole = f.start == FrameBoundType::kUnboundedPreceding &&
+                 (f.end == FrameBoundType::kUnboundedFollowing ||
+                  (!f.rows && f.end == FrameBoundType::kCurrentRow && order.empty()));
+    if (!whole) {
+      return Status::NotSupported("DISTINCT in window aggregate " + name +
+                                  "() is supported only over the whole partition (no ORDER BY or frame)");
+    }
+  }
 
   WindowState::Spec* spec = nullptr;
   for (auto& s : win.specs) {

@@ -202,6 +202,22 @@ Result<VectorPtr> WindowEvaluator::Aggregate(const WindowCall& call, const std::
   return parts.size() == 1 ? parts[0] : columnar::Concat(parts);
 }
 
+Result<VectorPtr> WindowEvaluator::PartitionAggregate(const WindowCall& call,
+                                                      const std::vector<const Vector*>& args) const {
+  // One group per partition, one pass over the rows, then each row takes its partition's value.
+  std::vector<uint32_t> ids(n_);
+  uint32_t groups = 0;
+  for (int64_t i = 0; i < n_; ++i) {
+    if (i > 0 && part_start_[i] != part_start_[i - 1]) ++groups;
+    ids[i] = groups;
+  }
+  auto agg = call.binding.Create();
+  agg->Resize(n_ > 0 ? groups + 1 : 0);
+  if (n_ > 0) RETURN_NOT_OK(agg->Update(ids.data(), args, n_));
+  ASSIGN_OR_RETURN(VectorPtr per_partition, agg->Finalize());
+  return columnar::Gather(*per_partition, ids.data(), n_);
+}
+
 Result<VectorPtr> WindowEvaluator::Evaluate(const WindowCall& call, const std::vector<const Vector*>& args) {
   std::vector<int64_t> out(n_);
   auto psize = [&](int64_t i) { return part_end_[i] - part_start_[i]; };
@@ -293,6 +309,15 @@ Result<VectorPtr> WindowEvaluator::Evaluate(const WindowCall& call, const std::v
       return columnar::GatherOrNull(*args[0], out.data(), n_);
     }
     case WindowFunction::kAggregate: {
+      const BoundFrame& f = call.frame;
+      const bool whole_partition =
+          f.start == FrameBoundType::kUnboundedPreceding &&
+          (f.end == FrameBoundType::kUnboundedFollowing ||
+           (!f.rows && f.end == FrameBoundType::kCurrentRow && order_specs_.empty()));
+      if (whole_partition) return PartitionAggregate(call, args);
+      if (call.binding.distinct) {
+        return Status::NotSupported("DISTINCT window aggregates need a frame of the whole partition");
+      }
       std::vector<int64_t> start, end;
       RETURN_NOT_OK(ComputeFrames(call.frame, &start, &end));
       return Aggregate(call, args, start, end);

@@ -30,6 +30,10 @@ class WindowEvaluator {
  private:
   // Frame [start, end) of every row.
   Status ComputeFrames(const BoundFrame& frame, std::vector<int64_t>* start, std::vector<int64_t>* end) const;
+  // An aggregate whose frame is the whole partition: one aggregation per partition, O(n);
+  // also the only way DISTINCT aggregates are evaluated.
+  Result<columnar::VectorPtr> PartitionAggregate(const WindowCall& call,
+                                                 const std::vector<const columnar::Vector*>& args) const;
   Result<columnar::VectorPtr> Aggregate(const WindowCall& call, const std::vector<const columnar::Vector*>& args,
                                         const std::vector<int64_t>& start, const std::vector<int64_t>& end) const;
 

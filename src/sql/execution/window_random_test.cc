@@ -34,7 +34,11 @@ class WindowRandomTest : public ::testing::Test {
     std::string out;
     for (int i = 0; i < n; ++i) {
       auto num = [&](int hi) { return Chance(0.15) ? std::string("NULL") : std::to_string(Uniform(0, hi)); };
-      std::string h = Chance(0.15) ? "NULL" : "'" + std::string(1, static_cast<char>('a' + Uniform(0, 2))) + "'";
+      std::string h = "NULL";
+      if (!Chance(0.15)) {
+        h = "'x'";
+        h[1] = static_cast<char>('a' + Uniform(0, 2));
+      }
       out += std::string(i ? ", " : "") + "(" + std::to_string(i * 7919 % 10007) + ", " + num(3) + ", " + h +
              ", " + num(9) + ")";
     }
@@ -107,7 +111,12 @@ class WindowRandomTest : public ::testing::Test {
       }
       case 4: return Pick<std::string>({"first_value(v)", "last_value(h)", "nth_value(v, 2)"}) + " " + Over(true, true);
       case 5: return Pick<std::string>({"first_value(v)", "last_value(v)"}) + " " + Over(true, true);
-      case 6: return "count(*) " + Over(false, true);
+      case 6:
+        if (Chance(0.3)) {
+          return Pick<std::string>({"count(DISTINCT v)", "sum(DISTINCT v)", "min(DISTINCT h)"}) + " OVER (" +
+                 Pick<std::string>({"", "PARTITION BY g", "PARTITION BY h, g"}) + ")";
+        }
+        return "count(*) " + Over(false, true);
       case 7: return Pick<std::string>({"min(h)", "max(h)"}) + " " + Over(Chance(0.5), true);
       case 8: return Pick<std::string>({"avg(v)", "stddev_samp(v)", "var_pop(v)", "bool_or(v > 6)", "bool_and(v < 8)"}) +
                      " " + Over(Chance(0.5), true);
