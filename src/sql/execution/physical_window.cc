@@ -170,6 +170,11 @@ Status PhysicalWindow::Finalize(ExecContext& ctx) {
   auto work = [&](int) {
     for (int b; (b = next.fetch_add(1)) < buckets_;) {
       if (rows[b].empty()) continue;
+      Status interrupted = ctx.CheckInterrupt();
+      if (!interrupted.ok()) {
+        errors[b] = interrupted;
+        continue;
+      }
       auto r = EvaluateBucket(cols, rows[b]);
       if (r.ok()) {
         results[b] = std::move(r).value();
