@@ -49,6 +49,27 @@ struct Scope {
 struct AggregateState {
   std::vector<expr::ExprPtr> groups;  // over the FROM scope
   std::vector<AggregateCall> aggregates;
+  // GROUP BY ROLLUP / CUBE / GROUPING SETS (binder_grouping.cc): each set lists the indices
+  // of the groups it keeps; the last group (index grouping_id) is then the set's id column
+  // (set index << grouping_id | bitmask of the groups not in the set). -1: no grouping sets.
+  std::vector<std::vector<int>> grouping_sets;
+  int grouping_id = -1;
+};
+
+// Window functions being planned for one SELECT (binder_window.cc): calls bound so far,
+// grouped by their PARTITION BY / ORDER BY. A call's bound expression is a placeholder column
+// kWindowColumnBase + its id until PlanWindows places the window operators.
+inline constexpr int kWindowColumnBase = 1 << 16;
+struct WindowState {
+  struct Spec {
+    std::vector<expr::ExprPtr> partition_by;
+    std::vector<SortKey> order;
+    std::vector<WindowCall> calls;
+    std::vector<int> ids;  // parallel to calls
+  };
+  std::vector<Spec> specs;
+  int count = 0;
+  const std::vector<std::pair<std::string, WindowSpec>>* named = nullptr;  // WINDOW clause
 };
 
 // A correlated subquery met while binding an expression: it becomes a dependent join of the
@@ -71,6 +92,7 @@ struct ExprContext {
   const char* clause = "";  // for messages: "WHERE", "GROUP BY", ...
   // Where correlated subqueries go; null where the clause does not support them.
   std::vector<PendingSubquery>* pending = nullptr;
+  WindowState* win = nullptr;  // where window functions are allowed (SELECT, ORDER BY, QUALIFY)
 };
 
 class Catalog;
@@ -116,6 +138,15 @@ class Binder {
   Result<expr::ExprPtr> BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindFunction(const FunctionExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindAggregate(const FunctionExpression& e, ExprContext& ctx);
+  // --- window functions (binder_window.cc) and grouping sets (binder_grouping.cc)
+  Result<expr::ExprPtr> BindWindowFunction(const FunctionExpression& e, ExprContext& ctx);
+  Status ResolveWindowSpec(const WindowSpec& spec, ExprContext& ctx, int depth,
+                           std::vector<expr::ExprPtr>* partition_by, std::vector<SortKey>* order,
+                           const WindowSpec** frame_owner);
+  Result<BoundFrame> BindFrame(const WindowSpec* spec, const std::vector<SortKey>& order);
+  Status BindGroupingSets(const SelectNode& select, ExprContext& gctx, int input_width,
+                          AggregateState* agg);
+  Result<expr::ExprPtr> BindGroupingFunction(const FunctionExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindBinary(const BinaryExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindConstant(const ConstantExpression& e);
   Result<expr::ExprPtr> BindSubqueryExpr(const ParsedExpression& e, ExprContext& ctx);
@@ -148,7 +179,14 @@ class Binder {
   int next_outer_id_ = 0;
 };
 
-// Whether `e` contains an aggregate call outside subqueries.
+// Whether `e` contains an aggregate call outside subqueries (a window aggregate such as
+// sum(x) OVER () is none, but an aggregate in its arguments is).
 bool ContainsAggregate(const ParsedExpression& e);
+
+// Places one kWindow operator per window specification of `win` over `plan` and rewrites
+// `exprs` (bound with placeholders) to the new columns (binder_window.cc).
+Result<LogicalPtr> PlanWindows(LogicalPtr plan, const WindowState& win, std::vector<expr::ExprPtr*> exprs);
+// An Expand and an Aggregate for an aggregation with grouping sets (binder_grouping.cc).
+Result<LogicalPtr> PlanGroupingSets(LogicalPtr plan, AggregateState* agg);
 
 }  // namespace shoal::sql

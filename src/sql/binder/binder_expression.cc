@@ -62,8 +62,12 @@ bool ContainsAggregate(const ParsedExpression& e) {
   switch (e.kind) {
     case ExprKind::kFunction: {
       const auto& f = e.As<FunctionExpression>();
-      if (expr::IsAggregateFunction(Lower(f.name))) return true;
+      if (!f.over && expr::IsAggregateFunction(Lower(f.name))) return true;
       for (const auto& a : f.args) if (c(a)) return true;
+      if (f.over) {
+        for (const auto& p : f.over->partition_by) if (c(p)) return true;
+        for (const auto& o : f.over->order_by) if (c(o.expr)) return true;
+      }
       return false;
     }
     case ExprKind::kCast: return c(e.As<CastExpression>().child);
@@ -314,6 +318,10 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
   std::string name = Lower(e.name);
   for (const auto& n : e.arg_names) {
     if (!n.empty()) return Status::Binder("Function " + name + " does not take named arguments");
+  }
+  if (e.over) return BindWindowFunction(e, ctx);
+  if ((name == "grouping" || name == "grouping_id") && !expr::FunctionRegistry::Get().Find(name)) {
+    return BindGroupingFunction(e, ctx);
   }
   if (expr::IsAggregateFunction(name)) return BindAggregate(e, ctx);
   if (name == "typeof") {

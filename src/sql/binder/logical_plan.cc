@@ -73,7 +73,11 @@ std::string LogicalOperator::ToString(int indent) const {
     }
     case LogicalKind::kSort: {
       s += "Sort";
-      for (const auto& k : sort_keys) s.append(" ").append(k.expr->ToString()).append(k.descending ? " DESC" : "");
+      for (const auto& k : sort_keys) {
+        s += ' ';
+        s += k.expr->ToString();
+        if (k.descending) s += " DESC";
+      }
       if (limit >= 0) s += " limit=" + std::to_string(limit);
       break;
     }
@@ -90,6 +94,19 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalKind::kSetOp:
       s += std::string(set_op == SetOpType::kExcept ? "Except" : "Intersect") + (all ? " ALL" : "");
       break;
+    case LogicalKind::kWindow: {
+      s += "Window partition=[" + JoinExprs(partition_by) + "] order=[";
+      for (size_t i = 0; i < sort_keys.size(); ++i) {
+        if (i) s += ", ";
+        s += sort_keys[i].expr->ToString();
+        if (sort_keys[i].descending) s += " DESC";
+      }
+      s += "] windows=[";
+      for (size_t i = 0; i < windows.size(); ++i) s += (i ? ", " : "") + windows[i].display;
+      s += "]";
+      break;
+    }
+    case LogicalKind::kExpand: s += "Expand sets=" + std::to_string(expand_sets.size()); break;
   }
   s += "\n";
   for (const auto& c : children) s += c->ToString(indent + 1);

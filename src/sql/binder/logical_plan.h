@@ -14,6 +14,7 @@
 #include "columnar/vector.h"
 #include "expr/aggregate_functions.h"
 #include "expr/expr.h"
+#include "sql/binder/window_call.h"
 #include "sql/functions/table_function.h"
 
 namespace shoal::sql {
@@ -29,6 +30,8 @@ enum class LogicalKind : uint8_t {
   kJoin,       // join_type, equi keys, residual
   kUnion,      // UNION ALL of n children
   kSetOp,      // set_op of 2 children (EXCEPT/INTERSECT [ALL])
+  kWindow,     // input columns, then one column per window call (partition_by, sort_keys, windows)
+  kExpand,     // per input row, one output row per expand_sets projection (grouping sets)
 };
 
 // kMark: the left rows plus a BOOLEAN NOT NULL column, true when the row has a match
@@ -110,6 +113,12 @@ struct LogicalOperator {
   // kSetOp.
   SetOpType set_op = SetOpType::kExcept;
   bool all = false;
+  // kWindow: rows are partitioned by partition_by and ordered by sort_keys (both over the
+  // input); `windows` are computed per row.
+  std::vector<expr::ExprPtr> partition_by;
+  std::vector<WindowCall> windows;
+  // kExpand: one projection (over the input, as wide as `columns`) per grouping set.
+  std::vector<std::vector<expr::ExprPtr>> expand_sets;
 
   columnar::SchemaPtr Schema() const;
   // A deep copy of the tree (expressions and sources are immutable and shared).

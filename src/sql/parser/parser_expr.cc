@@ -464,6 +464,9 @@ Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::strin
     } while (AcceptOperator(","));
     RETURN_NOT_OK(ExpectOperator(")"));
   }
+  if (!table_function && AcceptKeyword("OVER")) {
+    ASSIGN_OR_RETURN(fn->over, ParseOver());
+  }
   UpdateHeight(*fn);
   RETURN_NOT_OK(CheckHeight(fn->height, fn->position));
   return fn;

@@ -223,10 +223,14 @@ Result<QueryPtr> Parser::ParseSelect() {
   }
   if (AcceptKeyword("GROUP")) {
     RETURN_NOT_OK(ExpectKeyword("BY"));
-    ASSIGN_OR_RETURN(node->group_by, ParseExprList());
+    RETURN_NOT_OK(ParseGroupBy(node.get()));
   }
   if (AcceptKeyword("HAVING")) {
     ASSIGN_OR_RETURN(node->having, ParseExpr());
+  }
+  if (AcceptKeyword("WINDOW")) RETURN_NOT_OK(ParseWindowClause(node.get()));
+  if (AcceptKeyword("QUALIFY")) {
+    ASSIGN_OR_RETURN(node->qualify, ParseExpr());
   }
   return FinishQuery(std::move(node));
 }
