@@ -25,19 +25,26 @@ Result<LogicalPtr> Binder::BindView(const ViewDefinition& view) {
   if (statement->kind != StatementKind::kSelect) {
     return Status::Corruption(what + ": the stored text is not a query");
   }
-  // The view sees the catalog only, not the CTEs or working tables of the query naming it.
+  // The view sees the catalog only, not the CTEs, working tables or (as correlations) the
+  // columns of the query naming it.
   auto saved_ctes = std::move(ctes_);
   auto saved_binding_ctes = std::move(binding_ctes_);
   auto saved_working = std::move(working_tables_);
+  auto saved_frames = std::move(frames_);
+  const size_t saved_active_frames = active_frames_;
   ctes_.clear();
   binding_ctes_.clear();
   working_tables_.clear();
+  frames_.clear();
+  active_frames_ = 0;
   binding_views_.push_back(view.name);
   Result<LogicalPtr> plan = BindQueryNode(*statement->As<SelectStatement>().query);
   binding_views_.pop_back();
   ctes_ = std::move(saved_ctes);
   binding_ctes_ = std::move(saved_binding_ctes);
   working_tables_ = std::move(saved_working);
+  frames_ = std::move(saved_frames);
+  active_frames_ = saved_active_frames;
   if (!plan.ok()) return plan.status().WithContext(what);
   LogicalPtr p = std::move(plan).value();
   if (p->columns.size() != view.columns.size()) {

@@ -112,6 +112,12 @@ class Parser {
   Status ParseFetch(QueryNode* query);
   // [LEFT] SEMI|ANTI JOIN at Peek(ahead).
   bool IsSemiAntiJoinStart(size_t ahead) const;
+  // --- windows and grouping sets (parser_window.cc)
+  Result<std::unique_ptr<WindowSpec>> ParseOver();       // after OVER: name or (spec)
+  Status ParseWindowSpecBody(WindowSpec* spec);          // inside the parentheses
+  Status ParseFrameBound(FrameBound* bound);
+  Status ParseGroupBy(SelectNode* node);                 // after GROUP BY
+  Status ParseWindowClause(SelectNode* node);            // after WINDOW
   Result<TableRefPtr> ParseFrom();
   Result<TableRefPtr> ParseJoinChain();
   Result<TableRefPtr> ParseTablePrimary();
