@@ -82,6 +82,8 @@ struct LogicalOperator {
   // kSetOp.
   SetOpType set_op = SetOpType::kExcept;
   bool all = false;
+  // Output rows the optimizer expects (optimizer/cardinality.h); < 0 until estimated.
+  double estimated_rows = -1;
 
   columnar::SchemaPtr Schema() const;
   // Indented tree, one operator a line (EXPLAIN of the logical plan, tests).
