@@ -51,6 +51,19 @@ std::string Flip(const std::string& op) {
   return op;
 }
 
+// Columns that `col = literal` conjuncts of `pred` pin to one value.
+void MarkConstantColumns(const Expr& pred, PlanEstimate* e) {
+  if (pred.kind == ExprKind::kAnd) {
+    for (const auto& a : pred.args) MarkConstantColumns(*a, e);
+    return;
+  }
+  if (!IsComparison(pred) || pred.name != "=") return;
+  int col = -1;
+  if (pred.args[1]->IsLiteral()) col = ColumnOf(*pred.args[0]);
+  if (pred.args[0]->IsLiteral()) col = ColumnOf(*pred.args[1]);
+  if (col >= 0 && col < static_cast<int>(e->columns.size())) e->columns[col].distinct = 1;
+}
+
 double Clamp01(double s) { return std::isnan(s) ? 1.0 : std::clamp(s, 0.0, 1.0); }
 
 }  // namespace
@@ -189,7 +202,10 @@ std::optional<ColumnEstimate> CardinalityEstimator::Column(const PlanEstimate& i
   if (const auto& s = it->second) {
     c.min = s->min;
     c.max = s->max;
-    if (s->distinct_count) c.distinct = std::min(*s->distinct_count, std::max(1.0, in.rows));
+    if (s->distinct_count) {
+      double d = std::min(*s->distinct_count, std::max(1.0, in.rows));
+      c.distinct = c.distinct >= 0 ? std::min(c.distinct, d) : d;
+    }
     if (s->null_count && c.source_rows > 0) c.null_fraction = std::min(1.0, *s->null_count / c.source_rows);
   }
   return c;
@@ -211,6 +227,7 @@ PlanEstimate CardinalityEstimator::EstimateGet(const LogicalOperator& op) {
   double s = 1;
   if (!op.filters.empty()) s = AndSelectivity(op.filters, e);
   e.rows *= Clamp01(s);
+  for (const auto& f : op.filters) MarkConstantColumns(*f, &e);
   return e;
 }
 
@@ -258,6 +275,7 @@ PlanEstimate CardinalityEstimator::Estimate(LogicalOperator* op) {
     case LogicalKind::kFilter:
       out = in[0];
       out.rows *= Selectivity(*op->predicate, in[0]);
+      MarkConstantColumns(*op->predicate, &out);
       break;
     case LogicalKind::kProject:
       out.rows = in[0].rows;

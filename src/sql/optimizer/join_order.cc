@@ -212,20 +212,21 @@ void CollectConstants(const Region& r, int rel, std::vector<std::pair<int, ExprP
   for (const auto& f : local) scan(f, R.offset);
 }
 
-// a = b AND a = 5 ⇒ b = 5 for every key column of a's class.
+// a = b AND a = 5 ⇒ b = 5 for every key column of a's class that has no constant yet.
 Status PropagateConstants(Region* r) {
-  for (size_t rel = 0; rel < r->rels.size(); ++rel) {
-    std::vector<std::pair<int, ExprPtr>> constants;
-    CollectConstants(*r, static_cast<int>(rel), &constants);
-    for (const auto& [col, lit] : constants) {
-      for (const auto& cls : r->classes) {
-        if (std::find(cls.begin(), cls.end(), col) == cls.end()) continue;
-        for (int m : cls) {
-          if (m == col || r->col_rel[m] == static_cast<int>(rel)) continue;
-          if (!r->fields[m].type->Equals(*lit->type)) continue;
-          ASSIGN_OR_RETURN(auto eq, expr::Call("=", {GlobalRef(*r, m), lit}));
-          r->rels[r->col_rel[m]].filters.push_back(eq);
-        }
+  std::vector<std::pair<int, ExprPtr>> constants;
+  for (size_t rel = 0; rel < r->rels.size(); ++rel) CollectConstants(*r, static_cast<int>(rel), &constants);
+  std::vector<bool> has_constant(r->col_rel.size(), false);
+  for (const auto& c : constants) has_constant[c.first] = true;
+  for (const auto& [col, lit] : constants) {
+    for (const auto& cls : r->classes) {
+      if (std::find(cls.begin(), cls.end(), col) == cls.end()) continue;
+      for (int m : cls) {
+        if (has_constant[m] || r->col_rel[m] == r->col_rel[col]) continue;
+        if (!r->fields[m].type->Equals(*lit->type)) continue;
+        ASSIGN_OR_RETURN(auto eq, expr::Call("=", {GlobalRef(*r, m), lit}));
+        r->rels[r->col_rel[m]].filters.push_back(eq);
+        has_constant[m] = true;
       }
     }
   }

@@ -96,6 +96,9 @@ class JoinOrderRandomTest : public testing::SqlTableTest {
       edges.push_back({x, y, Chance(0.5) ? Col(tabs[x], "id") + " = " + Col(tabs[y], "id") : edge_text(x, y)});
     }
     std::vector<std::string> where;
+    // Positions [0, chain) form a JOIN ... ON chain (ON may name only tables before it there),
+    // the rest follow as comma-separated tables.
+    const int chain = static_cast<int>(Uniform(1, n));
     std::string from = T(tabs[0]);
     std::set<int> nullable;  // positions on the NULL side of a LEFT JOIN
     for (int y = 1; y < n; ++y) {
@@ -103,12 +106,11 @@ class JoinOrderRandomTest : public testing::SqlTableTest {
       for (auto& e : edges) {
         if (e.y == y && !e.text.empty()) on.push_back(e.text);
       }
-      bool use_on = !on.empty() && Chance(0.5);
-      bool left = use_on && Chance(0.2);
-      if (use_on) {
+      if (y < chain) {
+        bool left = !on.empty() && Chance(0.2);
         std::string cond;
         for (size_t i = 0; i < on.size(); ++i) cond += (i ? " AND " : "") + on[i];
-        if (Chance(0.2)) cond += " AND " + Atom(tabs[y]);
+        if (cond.empty() || Chance(0.2)) cond += (cond.empty() ? "" : " AND ") + Atom(tabs[y]);
         from += std::string(left ? " LEFT JOIN " : " JOIN ") + T(tabs[y]) + " ON " + cond;
         for (auto& e : edges) {
           if (e.y == y) e.text.clear();

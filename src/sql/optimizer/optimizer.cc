@@ -1,5 +1,6 @@
 #include "sql/optimizer/optimizer.h"
 
+#include "sql/optimizer/build_side.h"
 #include "sql/optimizer/cardinality.h"
 #include "sql/optimizer/constant_folding.h"
 #include "sql/optimizer/filter_pushdown.h"
@@ -17,6 +18,7 @@ Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options) {
   if (options.reorder_joins) {
     ASSIGN_OR_RETURN(plan, ReorderJoins(std::move(plan)));
     ASSIGN_OR_RETURN(plan, PushDownFilters(std::move(plan)));
+    ASSIGN_OR_RETURN(plan, ChooseBuildSides(std::move(plan)));
   }
   RETURN_NOT_OK(PruneColumns(plan.get()));
   PushDownLimits(plan.get());
