@@ -233,10 +233,12 @@ PlanEstimate CardinalityEstimator::EstimateGet(const LogicalOperator& op) {
 
 PlanEstimate CardinalityEstimator::EstimateJoin(const LogicalOperator& op, const PlanEstimate& l,
                                                 const PlanEstimate& r) const {
-  double sel = 1;
+  // Several keys form one composite key: its distinct count is at most the larger input's rows.
+  double divisor = 1;
   for (size_t k = 0; k < op.left_keys.size(); ++k) {
-    sel /= std::max(Distinct(*op.left_keys[k], l), Distinct(*op.right_keys[k], r));
+    divisor *= std::max(Distinct(*op.left_keys[k], l), Distinct(*op.right_keys[k], r));
   }
+  double sel = 1 / std::min(divisor, std::max({1.0, l.rows, r.rows}));
   PlanEstimate both;
   both.columns = l.columns;
   both.columns.insert(both.columns.end(), r.columns.begin(), r.columns.end());

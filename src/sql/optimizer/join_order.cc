@@ -266,22 +266,33 @@ double LocalDistinct(const Region& r, const CardinalityEstimator& est, const Exp
   return local.ok() ? est.Distinct(**local, R.estimate) : R.estimate.rows;
 }
 
-// Estimated rows of the join of `s` (independent of the split).
+// Estimated rows of the join of `s` (independent of the split). Each equivalence class with
+// members in k relations of `s` divides by the NDVs of all but its smallest-NDV member (ties:
+// the larger relation's member is the one left out); a relation's divisors over all classes are
+// capped at its rows, since a composite key has at most that many distinct values (lineitem's
+// (partkey, suppkey) against partsupp's is one key, not two independent ones).
 double SetRows(const Region& r, const CardinalityEstimator& est, RelationSet s) {
   double rows = 1;
+  std::vector<double> divisor(r.rels.size(), 1);
   for (RelationSet t = s; t; t &= t - 1) rows *= std::max(1.0, r.rels[std::countr_zero(t)].estimate.rows);
   for (const auto& cls : r.classes) {
-    double min_d = 0, prod = 1;
-    int n = 0;
+    std::vector<std::pair<int, double>> in;  // (relation, NDV)
     for (int m : cls) {
       const RelationSet bit = RelationSet{1} << r.col_rel[m];
-      if (!(s & bit)) continue;
-      double d = LocalDistinct(r, est, GlobalRef(r, m), bit);
-      min_d = n == 0 ? d : std::min(min_d, d);
-      prod *= d;
-      ++n;
+      if (s & bit) in.emplace_back(r.col_rel[m], LocalDistinct(r, est, GlobalRef(r, m), bit));
     }
-    if (n >= 2) rows *= min_d / prod;
+    if (in.size() < 2) continue;
+    size_t keep = 0;
+    for (size_t i = 1; i < in.size(); ++i) {
+      const double di = in[i].second, dk = in[keep].second;
+      if (di < dk || (di == dk && r.rels[in[i].first].estimate.rows > r.rels[in[keep].first].estimate.rows)) keep = i;
+    }
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (i != keep) divisor[in[i].first] *= in[i].second;
+    }
+  }
+  for (size_t i = 0; i < divisor.size(); ++i) {
+    if (divisor[i] > 1) rows /= std::min(divisor[i], std::max(1.0, r.rels[i].estimate.rows));
   }
   for (const auto& p : r.preds) {
     if ((p.rels & s) == p.rels) rows *= p.selectivity;
