@@ -30,15 +30,25 @@ RelationSet JoinEnumerator::Neighborhood(RelationSet s, RelationSet exclude) con
 
 void JoinEnumerator::EmitPair(RelationSet s1, RelationSet s2) {
   ++pairs_;
-  auto a = table_.find(s1), b = table_.find(s2);
-  if (a == table_.end() || b == table_.end()) return;  // not reachable by DPccp's order
-  const RelationSet s = s1 | s2;
-  auto it = table_.find(s);
-  double rows = it != table_.end() ? it->second.rows : rows_(s);
-  double cost = rows + a->second.cost + b->second.cost;
-  if (it == table_.end() || cost < it->second.cost) {
-    table_[s] = JoinTreeNode{s, rows, cost, s1, s2};
+  pending_.emplace_back(s1, s2);
+}
+
+void JoinEnumerator::CostPairs() {
+  // Smaller results first, so both inputs of a pair have their best plans when it is costed,
+  // whatever the numbering of the relations.
+  std::stable_sort(pending_.begin(), pending_.end(), [](const auto& a, const auto& b) {
+    return std::popcount(a.first | a.second) < std::popcount(b.first | b.second);
+  });
+  for (const auto& [s1, s2] : pending_) {
+    auto a = table_.find(s1), b = table_.find(s2);
+    if (a == table_.end() || b == table_.end()) continue;
+    const RelationSet s = s1 | s2;
+    auto it = table_.find(s);
+    double rows = it != table_.end() ? it->second.rows : rows_(s);
+    double cost = rows + a->second.cost + b->second.cost;
+    if (it == table_.end() || cost < it->second.cost) table_[s] = JoinTreeNode{s, rows, cost, s1, s2};
   }
+  pending_.clear();
 }
 
 void JoinEnumerator::EnumerateCmpRec(RelationSet s1, RelationSet s2, RelationSet x, RelationSet component) {
@@ -71,6 +81,7 @@ void JoinEnumerator::Dpccp(RelationSet component) {
     EmitCsg(Bit(i), component);
     EnumerateCsgRec(Bit(i), UpTo(i) & component, component);
   }
+  CostPairs();
 }
 
 RelationSet JoinEnumerator::Greedy(std::vector<RelationSet> parts) {

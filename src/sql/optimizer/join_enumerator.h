@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace shoal::sql {
@@ -43,6 +44,8 @@ class JoinEnumerator {
   void EmitCsg(RelationSet s1, RelationSet component);
   void EnumerateCmpRec(RelationSet s1, RelationSet s2, RelationSet x, RelationSet component);
   void EmitPair(RelationSet s1, RelationSet s2);
+  // Costs the pairs DPccp emitted, by increasing result size.
+  void CostPairs();
   // Greedy merging of `parts` (sets already in the table); connected pairs first.
   RelationSet Greedy(std::vector<RelationSet> parts);
 
@@ -51,6 +54,7 @@ class JoinEnumerator {
   int max_dp_;
   int n_;
   std::unordered_map<RelationSet, JoinTreeNode> table_;
+  std::vector<std::pair<RelationSet, RelationSet>> pending_;
   int64_t pairs_ = 0;
 };
 

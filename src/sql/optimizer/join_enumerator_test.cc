@@ -7,6 +7,8 @@
 
 #include <bit>
 #include <cmath>
+#include <functional>
+#include <random>
 
 namespace shoal::sql {
 namespace {
@@ -55,6 +57,67 @@ TEST(JoinEnumerator, FindsTheCheapestChainOrder) {
   EXPECT_EQ(root.set, RelationSet{0b1111});
   // Every plan ends with a 4-relation result of 5 rows; the best adds {2,3} (1) and {1,2,3} (5).
   EXPECT_DOUBLE_EQ(root.cost, 5 + 5 + 1);
+}
+
+// Brute-force DP over all connected subsets and all their connected splits.
+double BestCost(const std::vector<RelationSet>& nb, const std::function<double(RelationSet)>& rows) {
+  const int n = static_cast<int>(nb.size());
+  auto connected = [&](RelationSet s) {
+    RelationSet seen = s & (0 - s);
+    for (bool grew = true; grew;) {
+      RelationSet next = seen;
+      for (int i = 0; i < n; ++i) {
+        if (seen & (RelationSet{1} << i)) next |= nb[i] & s;
+      }
+      grew = next != seen;
+      seen = next;
+    }
+    return seen == s;
+  };
+  std::vector<double> best(RelationSet{1} << n, -1);
+  for (int i = 0; i < n; ++i) best[RelationSet{1} << i] = 0;
+  for (RelationSet s = 1; s < (RelationSet{1} << n); ++s) {
+    if (std::popcount(s) < 2 || !connected(s)) continue;
+    for (RelationSet a = (s - 1) & s; a; a = (a - 1) & s) {
+      RelationSet b = s & ~a;
+      if (best[a] < 0 || best[b] < 0 || !connected(a) || !connected(b)) continue;
+      double c = rows(s) + best[a] + best[b];
+      if (best[s] < 0 || c < best[s]) best[s] = c;
+    }
+  }
+  return best[(RelationSet{1} << n) - 1];
+}
+
+TEST(JoinEnumerator, MatchesExhaustiveSearchOnRandomGraphs) {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    const int n = 2 + static_cast<int>(rng() % 7);
+    std::vector<RelationSet> nb(n, 0);
+    for (int i = 1; i < n; ++i) {  // a random spanning tree, then extra edges
+      int j = static_cast<int>(rng() % i);
+      nb[i] |= RelationSet{1} << j, nb[j] |= RelationSet{1} << i;
+    }
+    for (int e = 0; e < n; ++e) {
+      int i = static_cast<int>(rng() % n), j = static_cast<int>(rng() % n);
+      if (i != j) nb[i] |= RelationSet{1} << j, nb[j] |= RelationSet{1} << i;
+    }
+    std::vector<double> base(n), edge(64 * 64, 1);
+    for (auto& b : base) b = 1 + static_cast<double>(rng() % 100000);
+    for (auto& e : edge) e = 1.0 / (1 + static_cast<double>(rng() % 1000));
+    auto rows = [&](RelationSet s) {
+      double r = 1;
+      for (int i = 0; i < n; ++i) {
+        if (!(s & (RelationSet{1} << i))) continue;
+        r *= base[i];
+        for (int j = i + 1; j < n; ++j) {
+          if ((s & (RelationSet{1} << j)) && (nb[i] & (RelationSet{1} << j))) r *= edge[i * 64 + j];
+        }
+      }
+      return r;
+    };
+    JoinEnumerator e(nb, rows, 12);
+    EXPECT_NEAR(e.Solve().cost, BestCost(nb, rows), 1e-6 * BestCost(nb, rows)) << "round " << round;
+  }
 }
 
 TEST(JoinEnumerator, GreedyBeyondTheDpLimitAndCrossProductsBetweenComponents) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <numeric>
 
 #include "sql/optimizer/cardinality.h"
@@ -268,12 +269,13 @@ double LocalDistinct(const Region& r, const CardinalityEstimator& est, const Exp
 
 // Estimated rows of the join of `s` (independent of the split). Each equivalence class with
 // members in k relations of `s` divides by the NDVs of all but its smallest-NDV member (ties:
-// the larger relation's member is the one left out); a relation's divisors over all classes are
-// capped at its rows, since a composite key has at most that many distinct values (lineitem's
+// the larger relation's member is the one kept), each such member thus joining the kept one.
+// The divisors of one relation towards one kept relation over all classes are capped at the
+// relation's rows, since a composite key has at most that many distinct values (lineitem's
 // (partkey, suppkey) against partsupp's is one key, not two independent ones).
 double SetRows(const Region& r, const CardinalityEstimator& est, RelationSet s) {
   double rows = 1;
-  std::vector<double> divisor(r.rels.size(), 1);
+  std::map<std::pair<int, int>, double> divisor;  // (relation, kept relation) -> product of NDVs
   for (RelationSet t = s; t; t &= t - 1) rows *= std::max(1.0, r.rels[std::countr_zero(t)].estimate.rows);
   for (const auto& cls : r.classes) {
     std::vector<std::pair<int, double>> in;  // (relation, NDV)
@@ -288,11 +290,13 @@ double SetRows(const Region& r, const CardinalityEstimator& est, RelationSet s) 
       if (di < dk || (di == dk && r.rels[in[i].first].estimate.rows > r.rels[in[keep].first].estimate.rows)) keep = i;
     }
     for (size_t i = 0; i < in.size(); ++i) {
-      if (i != keep) divisor[in[i].first] *= in[i].second;
+      if (i == keep) continue;
+      auto [it, fresh] = divisor.emplace(std::make_pair(in[i].first, in[keep].first), 1.0);
+      it->second *= in[i].second;
     }
   }
-  for (size_t i = 0; i < divisor.size(); ++i) {
-    if (divisor[i] > 1) rows /= std::min(divisor[i], std::max(1.0, r.rels[i].estimate.rows));
+  for (const auto& [key, d] : divisor) {
+    rows /= std::min(d, std::max(1.0, r.rels[key.first].estimate.rows));
   }
   for (const auto& p : r.preds) {
     if ((p.rels & s) == p.rels) rows *= p.selectivity;
