@@ -44,8 +44,14 @@ double EstimateDistinct(const std::optional<Value>& min, const std::optional<Val
       return std::clamp((*hi - *lo) * unit + 1, 1.0, rows);
     }
     if (t.IsFloating()) return rows;
+    if (t.IsStringLike() && min->GetString().size() == 1 && max->GetString().size() == 1) {
+      // One-character codes (flags): at most the characters between the bounds.
+      const double span = static_cast<unsigned char>(max->GetString()[0]) -
+                          static_cast<unsigned char>(min->GetString()[0]) + 1.0;
+      return std::clamp(span, 1.0, rows);
+    }
   }
-  return std::max(std::min(rows, 10.0), rows / 10);
+  return std::min(rows, std::max(10.0, std::sqrt(rows)));
 }
 
 std::optional<ColumnStats> DeltaColumnStatistics(const scan::DeltaTable& table, int column) {

@@ -20,8 +20,10 @@ std::optional<double> NumericValue(const columnar::Value& value);
 
 // Approximate distinct count of a column with `rows` non-NULL values and the given bounds:
 // for integer-like (integer, date, timestamp, decimal) columns min(rows, max - min + 1) in
-// the type's unit, else `rows` for floating columns, and for strings rows / 10 (at least
-// min(rows, 10)); 1 when min == max.
+// the type's unit, `rows` for floating columns, for strings whose bounds are one character the
+// characters between them, for other strings and unknown bounds min(rows, max(10, sqrt(rows)))
+// (categorical strings are common; erring towards many matches is the safer mistake for join
+// ordering); 1 when min == max.
 double EstimateDistinct(const std::optional<columnar::Value>& min, const std::optional<columnar::Value>& max,
                         double rows);
 

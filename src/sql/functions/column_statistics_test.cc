@@ -18,10 +18,12 @@ TEST(ColumnStatistics, DistinctFromBoundsByType) {
   // DECIMAL(15,2) between 1.00 and 2.00: 101 values of one cent.
   EXPECT_EQ(EstimateDistinct(Value::Decimal(15, 2, 100), Value::Decimal(15, 2, 200), 1e6), 101);
   EXPECT_EQ(EstimateDistinct(Value::Double(0), Value::Double(1), 300), 300);
-  EXPECT_EQ(EstimateDistinct(Value::String("a"), Value::String("z"), 1000), 100);
+  EXPECT_EQ(EstimateDistinct(Value::String("apple"), Value::String("zebra"), 10000), 100);  // sqrt
+  EXPECT_EQ(EstimateDistinct(Value::String("apple"), Value::String("zebra"), 50), 10);
+  EXPECT_EQ(EstimateDistinct(Value::String("A"), Value::String("R"), 6e6), 18);  // one-character codes
   EXPECT_EQ(EstimateDistinct(Value::String("a"), Value::String("z"), 5), 5);
   EXPECT_EQ(EstimateDistinct(Value::String("x"), Value::String("x"), 1000), 1);
-  EXPECT_EQ(EstimateDistinct(std::nullopt, std::nullopt, 1000), 100);
+  EXPECT_EQ(EstimateDistinct(std::nullopt, std::nullopt, 10000), 100);
 }
 
 class DeltaColumnStatisticsTest : public testing::SqlTableTest {};
