@@ -24,14 +24,27 @@ int ColumnOf(const Expr& e) {
 }
 
 
+bool IsDateOrTimestamp(columnar::TypeId id) {
+  return id == columnar::TypeId::kDate || id == columnar::TypeId::kTimestamp ||
+         id == columnar::TypeId::kTimestampNtz;
+}
+
+// A date or timestamp in days (so DATE columns compare with TIMESTAMP literals); else as is.
+std::optional<double> OnAxis(const columnar::Value& v, bool in_days) {
+  auto x = NumericValue(v);
+  if (x && in_days && v.type()->id() != columnar::TypeId::kDate) *x /= 86400e6;
+  return x;
+}
+
 // Where `v` falls between the column's min and max, in [0, 1]; nullopt when not comparable.
 std::optional<double> Position(const ColumnEstimate& c, const columnar::Value& v) {
   if (!c.min || !c.max || v.is_null()) return std::nullopt;
   const auto& ct = *c.min->type();
   const auto& vt = *v.type();
-  bool comparable = ct.id() == vt.id() || (ct.IsNumeric() && vt.IsNumeric());
+  const bool temporal = IsDateOrTimestamp(ct.id()) && IsDateOrTimestamp(vt.id()) && ct.id() != vt.id();
+  bool comparable = ct.id() == vt.id() || (ct.IsNumeric() && vt.IsNumeric()) || temporal;
   if (!comparable) return std::nullopt;
-  auto lo = NumericValue(*c.min), hi = NumericValue(*c.max), x = NumericValue(v);
+  auto lo = OnAxis(*c.min, temporal), hi = OnAxis(*c.max, temporal), x = OnAxis(v, temporal);
   if (!lo || !hi || !x) return std::nullopt;
   if (*hi <= *lo) return *x < *lo ? 0.0 : (*x > *hi ? 1.0 : 0.5);
   return std::clamp((*x - *lo) / (*hi - *lo), 0.0, 1.0);

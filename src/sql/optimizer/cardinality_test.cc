@@ -49,6 +49,20 @@ TEST(Cardinality, RangesInterpolateAndCombinePerColumn) {
   EXPECT_NEAR(Rows(Filtered(1001, both)), 200, 1);
 }
 
+TEST(Cardinality, DateColumnAgainstATimestampBound) {
+  PlanEstimate in;
+  in.rows = 1000;
+  ColumnEstimate d;
+  d.min = Value::Date(0);
+  d.max = Value::Date(100);
+  in.columns.push_back(d);
+  auto date_col = expr::ColumnRef(0, columnar::Date(), "d");
+  // d < TIMESTAMP at day 25 (date + interval folds to a timestamp): a quarter of the range.
+  auto pred = Cmp("<", date_col, expr::Literal(Value::Timestamp(int64_t{25} * 86400 * 1000000)));
+  CardinalityEstimator est;
+  EXPECT_NEAR(est.Selectivity(*pred, in), 0.25, 1e-9);
+}
+
 TEST(Cardinality, InListsOrsAndDefaults) {
   EXPECT_NEAR(Rows(Filtered(1000, *expr::In(Col(0), {Lit(1), Lit(2), Lit(3)}))), 3, 1e-9);
   auto either = *expr::Or({Cmp("=", Col(0), Lit(1)), Cmp("=", Col(0), Lit(2))});
