@@ -48,6 +48,11 @@ class GroupedAggregate {
   // Merges every group g of `other` (same binding) into this group group_map[g]; this must
   // already have those groups.
   virtual Status Combine(GroupedAggregate& other, const uint32_t* group_map) = 0;
+  // Merges other's group src[k] into this group dst[k] for k in [0, n), in k order; a source
+  // group may appear many times (window frames reuse segment-tree nodes). `other` keeps its
+  // state. The default is NotSupported (DISTINCT aggregates).
+  virtual Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst,
+                                 int64_t n);
   // One row per group, in group id order.
   virtual Result<columnar::VectorPtr> Finalize() = 0;
 

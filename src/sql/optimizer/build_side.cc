@@ -10,7 +10,7 @@ Result<LogicalPtr> Choose(LogicalPtr op, CardinalityEstimator* est) {
   for (auto& c : op->children) {
     ASSIGN_OR_RETURN(c, Choose(std::move(c), est));
   }
-  if (op->kind != LogicalKind::kJoin || op->left_keys.empty()) return op;
+  if (op->kind != LogicalKind::kJoin || op->left_keys.empty() || op->subquery) return op;
   const auto t = op->join_type;
   if (t != LogicalJoinType::kLeft && t != LogicalJoinType::kRight && t != LogicalJoinType::kFull) return op;
   const double l = est->Estimate(op->children[0].get()).rows;

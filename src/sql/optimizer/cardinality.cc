@@ -272,6 +272,11 @@ PlanEstimate CardinalityEstimator::EstimateJoin(const LogicalOperator& op, const
       out.rows = l.rows * (op.join_type == LogicalJoinType::kSemi ? matched : 1 - matched);
       break;
     }
+    case LogicalJoinType::kMark:  // the left rows plus a match flag
+    case LogicalJoinType::kSingle:  // a left join with at most one match per row
+      out.columns = l.columns;
+      out.rows = l.rows;
+      break;
     default: out.rows = std::max(inner, l.rows); break;
   }
   return out;

@@ -46,8 +46,13 @@ struct Region {
   std::vector<columnar::Field> fields;    // global columns
 };
 
+// An inner join that is no dependent join (those are decorrelated first; any left is a leaf).
+bool IsInnerJoin(const LogicalOperator& op) {
+  return op.kind == LogicalKind::kJoin && op.join_type == LogicalJoinType::kInner && !op.subquery;
+}
+
 int CountRelations(const LogicalOperator& op) {
-  if (op.kind != LogicalKind::kJoin || op.join_type != LogicalJoinType::kInner) return 1;
+  if (!IsInnerJoin(op)) return 1;
   return CountRelations(*op.children[0]) + CountRelations(*op.children[1]);
 }
 
@@ -61,7 +66,7 @@ Result<LogicalPtr> Reorder(LogicalPtr op);
 
 // Flattens the inner-join tree `op` whose first column is global column `offset`.
 Status Collect(LogicalPtr op, int offset, Region* r) {
-  if (op->kind != LogicalKind::kJoin || op->join_type != LogicalJoinType::kInner) {
+  if (!IsInnerJoin(*op)) {
     ASSIGN_OR_RETURN(op, Reorder(std::move(op)));
     Relation rel;
     rel.offset = offset;
@@ -425,8 +430,7 @@ Result<LogicalPtr> ReorderRegion(LogicalPtr op) {
 }
 
 Result<LogicalPtr> Reorder(LogicalPtr op) {
-  if (op->kind == LogicalKind::kJoin && op->join_type == LogicalJoinType::kInner &&
-      CountRelations(*op) <= kMaxRelations) {
+  if (IsInnerJoin(*op) && CountRelations(*op) <= kMaxRelations) {
     return ReorderRegion(std::move(op));
   }
   for (auto& c : op->children) {

@@ -3,6 +3,7 @@
 #include "sql/optimizer/build_side.h"
 #include "sql/optimizer/cardinality.h"
 #include "sql/optimizer/constant_folding.h"
+#include "sql/optimizer/decorrelation.h"
 #include "sql/optimizer/filter_pushdown.h"
 #include "sql/optimizer/join_order.h"
 #include "sql/optimizer/limit_pushdown.h"
@@ -12,6 +13,7 @@
 namespace shoal::sql {
 
 Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options) {
+  ASSIGN_OR_RETURN(plan, Decorrelate(std::move(plan)));
   FoldConstants(plan.get());
   RETURN_NOT_OK(FactorOrPredicates(plan.get()));
   ASSIGN_OR_RETURN(plan, PushDownFilters(std::move(plan)));

@@ -1,8 +1,9 @@
-// Logical optimizer: runs the rules of this folder, one file each, in order — constant
-// folding, OR factoring, filter pushdown (with outer-to-inner join conversion), cost-based
-// join ordering, filter pushdown again (the filters join ordering derived), build sides of
-// outer joins, projection pruning, LIMIT pushdown — and finally annotates every operator with its estimated rows.
-// doc/optimizer.md describes the pipeline and the estimation rules.
+// Logical optimizer: runs the rules of this folder, one file each, in order — decorrelation
+// (correlated subqueries to joins), constant folding, OR factoring, filter pushdown (with
+// outer-to-inner join conversion), cost-based join ordering, filter pushdown again (the
+// filters join ordering derived), build sides of outer joins, projection pruning, LIMIT
+// pushdown — and finally annotates every operator with its estimated rows. doc/optimizer.md
+// describes the pipeline and the estimation rules.
 //
 // Thread-safety: pure function of its input.
 #pragma once
