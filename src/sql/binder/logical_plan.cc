@@ -46,6 +46,7 @@ LogicalPtr LogicalOperator::Clone() const {
   op->partition_by = partition_by;
   op->windows = windows;
   op->expand_sets = expand_sets;
+  op->estimated_rows = estimated_rows;
   for (const auto& c : children) op->children.push_back(c->Clone());
   return op;
 }

@@ -119,6 +119,8 @@ struct LogicalOperator {
   std::vector<WindowCall> windows;
   // kExpand: one projection (over the input, as wide as `columns`) per grouping set.
   std::vector<std::vector<expr::ExprPtr>> expand_sets;
+  // Output rows the optimizer expects (optimizer/cardinality.h); < 0 until estimated.
+  double estimated_rows = -1;
 
   columnar::SchemaPtr Schema() const;
   // A deep copy of the tree (expressions and sources are immutable and shared). A new field

@@ -51,11 +51,15 @@ void Render(const PhysicalOperator& op, int depth, bool analyze, std::string* ou
   line += op.Name();
   std::string d = op.Details();
   if (!d.empty()) line += " " + d;
+  char est[48] = "";
+  if (op.estimated_rows >= 0) std::snprintf(est, sizeof(est), "est=%.0f", op.estimated_rows);
   if (analyze) {
-    char buf[96];
-    std::snprintf(buf, sizeof(buf), " [rows=%lld time=%.3fms]",
+    char buf[160];
+    std::snprintf(buf, sizeof(buf), " [%s%srows=%lld time=%.3fms]", est, est[0] ? " " : "",
                   static_cast<long long>(op.stats.rows_out.load()), op.stats.nanos.load() / 1e6);
     line += buf;
+  } else if (est[0]) {
+    line += std::string(" [") + est + "]";
   }
   *out += line + "\n";
   for (const auto& c : op.children) Render(*c, depth + 1, analyze, out);

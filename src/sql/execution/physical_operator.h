@@ -137,6 +137,8 @@ class PhysicalOperator {
 
   std::vector<std::unique_ptr<PhysicalOperator>> children;
   OperatorStats stats;
+  // The optimizer's estimate of rows out (EXPLAIN); < 0 when none.
+  double estimated_rows = -1;
 
  private:
   columnar::SchemaPtr schema_;
@@ -144,7 +146,8 @@ class PhysicalOperator {
 
 using PhysicalPtr = std::unique_ptr<PhysicalOperator>;
 
-// Indented plan text, one operator a line; with `analyze`, rows out and time per operator.
+// Indented plan text, one operator a line with its estimated rows; with `analyze`, also the
+// actual rows out and time per operator.
 std::string PlanToString(const PhysicalOperator& root, bool analyze);
 
 }  // namespace shoal::sql

@@ -24,9 +24,13 @@ Result<PhysicalPtr> CreatePhysicalPlan(const LogicalOperator& op) {
       req.filters = op.filters;
       req.limit_hint = op.limit_hint;
       out = std::make_unique<PhysicalTableScan>(schema, op.source, req);
+      out->estimated_rows = op.estimated_rows;
       if (!op.filters.empty() && !op.source->ExactFilters()) {
         ASSIGN_OR_RETURN(expr::ExprPtr pred, expr::And(op.filters));
         auto f = std::make_unique<PhysicalFilter>(schema, pred);
+        auto rows = op.source->EstimatedRows();
+        out->estimated_rows = rows ? static_cast<double>(*rows) : -1;
+        f->estimated_rows = op.estimated_rows;
         f->children.push_back(std::move(out));
         out = std::move(f);
       }
@@ -66,6 +70,7 @@ Result<PhysicalPtr> CreatePhysicalPlan(const LogicalOperator& op) {
     case LogicalKind::kExpand: out = std::make_unique<PhysicalExpand>(schema, op.expand_sets); break;
   }
   out->children = std::move(children);
+  out->estimated_rows = op.estimated_rows;
   return out;
 }
 

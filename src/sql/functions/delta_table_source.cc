@@ -1,5 +1,6 @@
 #include "sql/functions/delta_table_source.h"
 
+#include "sql/functions/column_statistics.h"
 #include "sql/functions/query_log_recorder.h"
 
 namespace shoal::sql {
@@ -50,6 +51,10 @@ DeltaTableSource::DeltaTableSource(std::shared_ptr<const scan::DeltaTable> table
 
 std::string DeltaTableSource::ToString() const {
   return "delta_scan(" + name_ + ", version " + std::to_string(table_->snapshot()->version()) + ")";
+}
+
+std::optional<ColumnStats> DeltaTableSource::ColumnStatistics(int column) const {
+  return DeltaColumnStatistics(*table_, column);
 }
 
 Result<std::unique_ptr<Scan>> DeltaTableSource::Open(const ScanRequest& request) const {

@@ -25,6 +25,7 @@ class DeltaTableSource final : public TableSource {
   const columnar::Schema& schema() const override { return table_->schema()->schema; }
   std::string ToString() const override;
   std::optional<int64_t> EstimatedRows() const override { return table_->EstimatedRows(); }
+  std::optional<ColumnStats> ColumnStatistics(int column) const override;
   bool ExactFilters() const override { return true; }
   Result<std::unique_ptr<Scan>> Open(const ScanRequest& request) const override;
 

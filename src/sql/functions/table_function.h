@@ -60,6 +60,15 @@ class Scan {
   virtual ScanMetrics metrics() const { return {}; }
 };
 
+// Per-column statistics for cardinality estimation (optimizer/cardinality.h); every field is
+// optional. distinct_count is approximate.
+struct ColumnStats {
+  std::optional<columnar::Value> min;
+  std::optional<columnar::Value> max;
+  std::optional<int64_t> null_count;
+  std::optional<double> distinct_count;
+};
+
 class TableSource {
  public:
   virtual ~TableSource() = default;
@@ -68,6 +77,9 @@ class TableSource {
   virtual std::string ToString() const = 0;
   // Row count when cheap to know (join side choice).
   virtual std::optional<int64_t> EstimatedRows() const { return std::nullopt; }
+  // Statistics of source column `column` when cheap to know (file statistics, a generator's
+  // bounds); nullopt otherwise.
+  virtual std::optional<ColumnStats> ColumnStatistics(int column) const { return std::nullopt; }
   // True when Open applies ScanRequest::filters exactly (the executor may drop its filter).
   virtual bool ExactFilters() const { return false; }
   virtual Result<std::unique_ptr<Scan>> Open(const ScanRequest& request) const = 0;

@@ -81,6 +81,18 @@ class RangeSource : public TableSource {
            std::to_string(step_) + ")";
   }
   std::optional<int64_t> EstimatedRows() const override { return count_; }
+  std::optional<ColumnStats> ColumnStatistics(int column) const override {
+    if (column != 0 || count_ == 0) return std::nullopt;
+    // The values are distinct; the last is start + (count - 1) * step (wrapping as the scan does).
+    int64_t last = static_cast<int64_t>(static_cast<uint64_t>(start_) +
+                                        static_cast<uint64_t>(count_ - 1) * static_cast<uint64_t>(step_));
+    ColumnStats s;
+    s.min = columnar::Value::Int64(std::min(start_, last));
+    s.max = columnar::Value::Int64(std::max(start_, last));
+    s.null_count = 0;
+    s.distinct_count = static_cast<double>(count_);
+    return s;
+  }
 
   Result<std::unique_ptr<Scan>> Open(const ScanRequest& request) const override {
     auto out = std::make_shared<columnar::Schema>();

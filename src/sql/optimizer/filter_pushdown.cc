@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sql/optimizer/expr_rewrite.h"
+#include "sql/optimizer/outer_join_simplification.h"
 
 namespace shoal::sql {
 
@@ -89,6 +90,7 @@ Result<LogicalPtr> PushFilters(LogicalPtr op, std::vector<ExprPtr> preds) {
       return op;
     }
     case LogicalKind::kJoin: {
+      SimplifyOuterJoin(op.get(), preds);
       const int lw = static_cast<int>(op->children[0]->columns.size());
       const int rw = static_cast<int>(op->children[1]->columns.size());
       std::vector<int> to_right(lw + rw, -1);

@@ -1,5 +1,9 @@
-// Rule-based logical optimizer: runs the rules of this folder, one file each, in order —
-// decorrelation (correlated subqueries to joins), constant folding, filter pushdown, projection pruning, LIMIT pushdown.
+// Logical optimizer: runs the rules of this folder, one file each, in order — decorrelation
+// (correlated subqueries to joins), constant folding, OR factoring, filter pushdown (with
+// outer-to-inner join conversion), cost-based join ordering, filter pushdown again (the
+// filters join ordering derived), build sides of outer joins, projection pruning, LIMIT
+// pushdown — and finally annotates every operator with its estimated rows. doc/optimizer.md
+// describes the pipeline and the estimation rules.
 //
 // Thread-safety: pure function of its input.
 #pragma once
@@ -8,6 +12,11 @@
 
 namespace shoal::sql {
 
-Result<LogicalPtr> Optimize(LogicalPtr plan);
+struct OptimizerOptions {
+  // Reorder inner joins by estimated cost (SET shoal.join_order = 'off' keeps FROM order).
+  bool reorder_joins = true;
+};
+
+Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options = {});
 
 }  // namespace shoal::sql

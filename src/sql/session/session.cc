@@ -136,8 +136,10 @@ void Session::InitContext(ExecContext* ctx) const {
 }
 
 Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {
-  auto run_subquery = [&ctx](LogicalPtr plan) -> Result<std::vector<columnar::BatchPtr>> {
-    ASSIGN_OR_RETURN(plan, Optimize(std::move(plan)));
+  OptimizerOptions options;
+  if (auto join_order = Setting("shoal.join_order")) options.reorder_joins = *join_order != "off";
+  auto run_subquery = [&ctx, options](LogicalPtr plan) -> Result<std::vector<columnar::BatchPtr>> {
+    ASSIGN_OR_RETURN(plan, Optimize(std::move(plan), options));
     ASSIGN_OR_RETURN(PhysicalPtr phys, CreatePhysicalPlan(*plan));
     return Executor(&ctx).Run(phys.get());
   };
@@ -146,7 +148,7 @@ Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx,
   binder.set_catalog(&catalog);
   ASSIGN_OR_RETURN(LogicalPtr plan, binder.BindQuery(query));
   *schema = plan->Schema();
-  ASSIGN_OR_RETURN(plan, Optimize(std::move(plan)));
+  ASSIGN_OR_RETURN(plan, Optimize(std::move(plan), options));
   return CreatePhysicalPlan(*plan);
 }
 

@@ -1,5 +1,6 @@
 #include "sql/write/dml_target_source.h"
 
+#include "sql/functions/column_statistics.h"
 #include "sql/functions/delta_table_source.h"
 #include "sql/functions/query_log_recorder.h"
 
@@ -40,6 +41,11 @@ DmlTargetSource::DmlTargetSource(std::shared_ptr<const scan::DeltaTable> table, 
   num_table_columns_ = static_cast<int>(schema_.size());
   schema_.fields.push_back({scan::kFileIdColumn, columnar::Int64(), false});
   schema_.fields.push_back({scan::kRowIndexColumn, columnar::Int64(), false});
+}
+
+std::optional<ColumnStats> DmlTargetSource::ColumnStatistics(int column) const {
+  if (column < 0 || column >= num_table_columns_) return std::nullopt;
+  return DeltaColumnStatistics(*table_, column);
 }
 
 std::string DmlTargetSource::ToString() const {

@@ -27,6 +27,7 @@ class DmlTargetSource final : public TableSource {
   const columnar::Schema& schema() const override { return schema_; }
   std::string ToString() const override;
   std::optional<int64_t> EstimatedRows() const override { return table_->EstimatedRows(); }
+  std::optional<ColumnStats> ColumnStatistics(int column) const override;
   bool ExactFilters() const override { return true; }
   // Filters may refer to table columns only (InvalidArgument otherwise).
   Result<std::unique_ptr<Scan>> Open(const ScanRequest& request) const override;

@@ -25,6 +25,9 @@ class TransactionReadSource final : public TableSource {
   const columnar::Schema& schema() const override { return inner_.schema(); }
   std::string ToString() const override { return inner_.ToString(); }
   std::optional<int64_t> EstimatedRows() const override { return inner_.EstimatedRows(); }
+  std::optional<ColumnStats> ColumnStatistics(int column) const override {
+    return inner_.ColumnStatistics(column);
+  }
   bool ExactFilters() const override { return true; }
   Result<std::unique_ptr<Scan>> Open(const ScanRequest& request) const override;
 
