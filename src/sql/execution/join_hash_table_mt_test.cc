@@ -136,7 +136,9 @@ void RunCase(const Case& c, uint64_t seed) {
     ASSERT_EQ(got, want) << "probe row " << i;
     total += static_cast<int64_t>(got.size());
   }
-  if (c.build_rows > 0) EXPECT_GT(total, 0);
+  if (c.build_rows > 0) {
+    EXPECT_GT(total, 0);
+  }
 }
 
 TEST(JoinHashTable, MatchesEqualABruteForceScan) {
