@@ -30,7 +30,9 @@ Result<std::vector<uint32_t>> ParallelSortIndices(ExecContext& ctx, const std::v
   std::vector<int64_t> run_start(runs + 1);
   for (int r = 0; r <= runs; ++r) run_start[r] = n * r / runs;
   RETURN_NOT_OK(RunTasks(ctx, runs, [&](int64_t r, int) {
-    std::sort(idx.begin() + run_start[r], idx.begin() + run_start[r + 1], less);
+    // A merge sort: fewer comparisons than introsort, and stable, so ties keep row order.
+    std::stable_sort(idx.begin() + run_start[r], idx.begin() + run_start[r + 1],
+                     [&](uint32_t a, uint32_t b) { return cmp.Compare(a, b) < 0; });
     return Status::OK();
   }));
   // 2. Splitters: evenly spaced samples of every run, sorted, every (samples / ranges)-th.
@@ -75,6 +77,20 @@ Result<std::vector<uint32_t>> ParallelSortIndices(ExecContext& ctx, const std::v
       if (h.pos < h.end) heads.push_back(h);
     }
     uint32_t* dst = out.data() + out_start[j];
+    if (heads.size() == 2) {  // two runs (two threads): a plain merge, one comparison a row
+      Head a = heads[0], b = heads[1];
+      while (a.pos < a.end && b.pos < b.end) {
+        // Run 0's rows precede run 1's, so on equal keys a wins.
+        if (cmp.Compare(idx[b.pos], idx[a.pos]) < 0) {
+          *dst++ = idx[b.pos++];
+        } else {
+          *dst++ = idx[a.pos++];
+        }
+      }
+      dst = std::copy(idx.begin() + a.pos, idx.begin() + a.end, dst);
+      std::copy(idx.begin() + b.pos, idx.begin() + b.end, dst);
+      return Status::OK();
+    }
     // A min-heap on each piece's next row (greater-than puts the least on top).
     auto later = [&](const Head& a, const Head& b) { return less(idx[b.pos], idx[a.pos]); };
     std::make_heap(heads.begin(), heads.end(), later);

@@ -175,7 +175,7 @@ Status PhysicalHashAggregate::FinalizeSerial(ExecContext& ctx) {
 
 Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
   int bits = 1;
-  while (bits < 6 && (1 << bits) < 4 * ctx.threads) ++bits;
+  while (bits < 6 && (1 << bits) < 2 * ctx.threads) ++bits;
   const int parts = 1 << bits;
   const size_t nt = locals_.size();
   // Each local table's groups by partition (top hash bits), ascending within a partition.
