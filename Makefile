@@ -79,6 +79,13 @@ demo: release
 bench: release
 	@bash bench/run.sh
 
+# TPC-H in shoal vs DuckDB (doc/tpch.md): generates build/tpch/sf$(SF), loads it, runs the 22
+# queries in both engines and compares the answers. Builds only what it needs.
+.PHONY: tpch
+SF ?= 1
+tpch: $(DEPS_STAMP)
+	@JOBS=$(JOBS) bash bench/tpch/run.sh $(SF)
+
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc' '*.cpp')
 
