@@ -48,11 +48,26 @@ std::string NormalizeDecimal(std::string s) {
   return s;
 }
 
-bool SameCell(const Cell& a, const Cell& b, bool floating, double tolerance) {
+// The scale of a "DECIMAL(p,s)" type name; -1 for other types.
+int DecimalScale(const std::string& t) {
+  static const std::regex kDecimal(R"(^\s*(DECIMAL|NUMERIC)\s*\(\s*\d+\s*,\s*(\d+)\s*\)\s*$)", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_match(t, m, kDecimal)) return -1;
+  return std::stoi(m[2].str());
+}
+
+// `got_scale` >= 0: shoal's cell is a DECIMAL of that scale where DuckDB's is a DOUBLE (a
+// DECIMAL division: Spark's rules keep a DECIMAL, DuckDB computes a DOUBLE); equal when
+// DuckDB's value rounds to shoal's at that scale.
+bool SameCell(const Cell& a, const Cell& b, bool floating, double tolerance, int got_scale) {
   if (!a || !b) return !a && !b;
   if (*a == *b) return true;
   long double x, y;
   if (!ParseNumber(*a, &x) || !ParseNumber(*b, &y)) return false;
+  if (got_scale >= 0) {
+    const long double half_unit = 0.5L * std::pow(10.0L, -static_cast<long double>(got_scale));
+    return std::fabs(x - y) <= half_unit * (1 + 1e-12L) + static_cast<long double>(tolerance) * std::fabs(y);
+  }
   if (floating) {
     const long double scale = std::max(std::fabs(x), std::fabs(y));
     return std::fabs(x - y) <= static_cast<long double>(tolerance) * scale;
@@ -221,13 +236,17 @@ bool SameAnswer(const Answer& got, const Answer& want, const std::string& sql, s
     return false;
   }
   std::vector<bool> floating(got.columns.size());
-  for (size_t c = 0; c < floating.size(); ++c) floating[c] = IsFloatType(got.types[c]) || IsFloatType(want.types[c]);
+  std::vector<int> got_scale(got.columns.size(), -1);
+  for (size_t c = 0; c < floating.size(); ++c) {
+    floating[c] = IsFloatType(got.types[c]) || IsFloatType(want.types[c]);
+    if (IsFloatType(want.types[c]) && !IsFloatType(got.types[c])) got_scale[c] = DecimalScale(got.types[c]);
+  }
   std::vector<Row> a = got.rows, b = want.rows;
   std::sort(a.begin(), a.end(), RowLess);
   std::sort(b.begin(), b.end(), RowLess);
   for (size_t i = 0; i < a.size(); ++i) {
     for (size_t c = 0; c < a[i].size(); ++c) {
-      if (!SameCell(a[i][c], b[i][c], floating[c], float_tolerance)) {
+      if (!SameCell(a[i][c], b[i][c], floating[c], float_tolerance, got_scale[c])) {
         *why = "column " + want.columns[c] + " (" + got.types[c] + " vs DuckDB " + want.types[c] + "): row [" +
                Show(a[i]) + "] vs DuckDB [" + Show(b[i]) + "]";
         return false;

@@ -1,7 +1,9 @@
 // A query's answer as text, in the form both TPC-H runners write (bench_tpch_run for shoal,
 // tools/duckdb/tpch.mjs for DuckDB), and the comparison that decides whether shoal's answer is
 // DuckDB's: same columns count, same rows as multisets (decimals and integers exactly, a cell
-// of a DOUBLE/FLOAT column to 1e-9 relative), and shoal's rows in the order the query's final
+// of a DOUBLE/FLOAT column to 1e-9 relative; where shoal's column is a DECIMAL of scale s and
+// DuckDB's a DOUBLE — a DECIMAL division, whose type Spark's rules keep DECIMAL — DuckDB's value
+// rounded to s digits), and shoal's rows in the order the query's final
 // ORDER BY asks for (rows it leaves tied may come in any order).
 //
 // Thread-safety: plain values and pure functions.

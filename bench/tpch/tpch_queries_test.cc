@@ -26,21 +26,8 @@ constexpr double kQueryBudgetSeconds = 60;
 // Queries shoal does not run yet, and the error each fails with today (issue 23).
 const std::map<std::string, std::string> kKnownGaps = {
     {"q01", "ParserException"},  // interval '90' day (3): the interval field's precision
-    {"q02", "BinderException"},  // correlated scalar subquery
-    {"q04", "BinderException"},  // correlated EXISTS
     {"q15", "ParserException"},  // CREATE VIEW
-    {"q17", "BinderException"},  // correlated scalar subquery
-    {"q20", "BinderException"},  // correlated scalar subquery in IN
-    {"q21", "BinderException"},  // correlated EXISTS / NOT EXISTS
     {"q22", "ParserException"},  // substring(s FROM a FOR b)
-};
-
-// Queries whose answer differs from DuckDB's only in the precision of a DOUBLE column (equal
-// to 1e-6 relative, not to 1e-9): a DECIMAL division in shoal keeps 6 digits of scale where
-// DuckDB divides in DOUBLE. The acceptance bar is 1e-9 (issue 23); listed so the gap is named
-// and tracked, and the test fails once a query here matches (remove it) or differs by more.
-const std::map<std::string, std::string> kKnownImprecise = {
-    {"q14", "100.00 * sum(decimal) / sum(decimal) is DECIMAL(38,6) in shoal, DOUBLE in DuckDB"},
 };
 
 std::string ReadFile(const std::string& path) {
@@ -117,19 +104,6 @@ TEST(TpchQueries, AnswersMatchDuckDbExceptTheKnownGaps) {
       ADD_FAILURE() << name << (timed_out ? " timed out: " : " failed: ") << got.status().ToString();
       continue;
     }
-    const auto imprecise = kKnownImprecise.find(name);
-    if (imprecise != kKnownImprecise.end()) {
-      std::string coarse_why;
-      if (same) {
-        ADD_FAILURE() << name << " is in kKnownImprecise but now matches DuckDB: remove it from kKnownImprecise in "
-                      << __FILE__;
-      } else if (!SameAnswer(*got, *want, sql, &coarse_why, 1e-6)) {
-        ADD_FAILURE() << name << " MISMATCH against DuckDB beyond the known imprecision: " << coarse_why;
-      } else {
-        std::printf("%s known gap (precision: %s): %s\n", name.c_str(), imprecise->second.c_str(), why.c_str());
-      }
-      continue;
-    }
     if (!same) {
       ADD_FAILURE() << name << " MISMATCH against DuckDB: " << why;
       continue;
@@ -137,8 +111,7 @@ TEST(TpchQueries, AnswersMatchDuckDbExceptTheKnownGaps) {
     ++passed;
     std::printf("%s ok (%zu rows, %.0f ms)\n", name.c_str(), got->rows.size(), ms);
   }
-  std::printf("%d of 22 queries match DuckDB at SF %g; known gaps: %zu failing, %zu imprecise\n", passed, kSf,
-              kKnownGaps.size(), kKnownImprecise.size());
+  std::printf("%d of 22 queries match DuckDB at SF %g; known gaps: %zu\n", passed, kSf, kKnownGaps.size());
 }
 
 }  // namespace

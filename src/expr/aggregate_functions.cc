@@ -81,6 +81,11 @@ class CountAgg final : public GroupedAggregate {
     }
     return Status::OK();
   }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<CountAgg&>(other);
+    for (int64_t k = 0; k < n; ++k) counts_[dst[k]] += o.counts_[src[k]];
+    return Status::OK();
+  }
   Result<VectorPtr> Finalize() override {
     auto out = Vector::Make(columnar::Int64(), num_groups_);
     out->Resize(num_groups_);
@@ -225,6 +230,24 @@ class SumLikeAgg final : public GroupedAggregate {
     if constexpr (kWide) RETURN_NOT_OK(FlushPending());
     return Status::OK();
   }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<SumLikeAgg&>(other);
+    if constexpr (kWide) RETURN_NOT_OK(o.FlushPending());
+    for (int64_t k = 0; k < n; ++k) {
+      const uint32_t i = src[k];
+      if (!o.counts_[i]) continue;
+      const uint32_t gi = dst[k];
+      counts_[gi] += o.counts_[i];
+      if constexpr (std::is_same_v<Acc, double>) {
+        sums_[gi] += o.sums_[i];
+      } else if constexpr (std::is_same_v<Acc, int64_t>) {
+        if (__builtin_add_overflow(sums_[gi], o.sums_[i], &sums_[gi])) return BigintOverflow();
+      } else {
+        RETURN_NOT_OK(AddWide(gi, o.sums_[i]));
+      }
+    }
+    return Status::OK();
+  }
   Result<VectorPtr> Finalize() override {
     if constexpr (kWide) RETURN_NOT_OK(FlushPending());
     auto out = Vector::Make(result_, num_groups_);
@@ -341,6 +364,15 @@ class FixedPickAgg final : public GroupedAggregate {
     });
     return Status::OK();
   }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<FixedPickAgg&>(other);
+    Dispatch([&](auto k) {
+      for (int64_t j = 0; j < n; ++j) {
+        if (o.has_[src[j]]) Offer<decltype(k)::value>(dst[j], o.vals_[src[j]]);
+      }
+    });
+    return Status::OK();
+  }
   Result<VectorPtr> Finalize() override {
     auto out = Vector::Make(type_, num_groups_);
     for (int64_t i = 0; i < num_groups_; ++i) {
@@ -418,6 +450,13 @@ class GenericPickAgg final : public GroupedAggregate {
       uint32_t g = map[owner[r]];
       if (g == kSkipGroup) continue;
       RETURN_NOT_OK(OfferRow(*o.store_, r, g));
+    }
+    return Status::OK();
+  }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<GenericPickAgg&>(other);
+    for (int64_t k = 0; k < n; ++k) {
+      if (o.pick_[src[k]] >= 0) RETURN_NOT_OK(OfferRow(*o.store_, o.pick_[src[k]], dst[k]));
     }
     return Status::OK();
   }
@@ -502,6 +541,23 @@ class StringAggAgg final : public GroupedAggregate {
     }
     return Status::OK();
   }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<StringAggAgg&>(other);
+    for (int64_t k = 0; k < n; ++k) {
+      const uint32_t i = src[k];
+      if (!o.has_[i]) continue;
+      const uint32_t g = dst[k];
+      if (!has_[g]) {
+        text_[g] = o.text_[i];
+        lead_sep_[g] = o.lead_sep_[i];
+        has_[g] = 1;
+      } else {
+        text_[g] += o.lead_sep_[i];
+        text_[g] += o.text_[i];
+      }
+    }
+    return Status::OK();
+  }
   Result<VectorPtr> Finalize() override {
     auto out = Vector::Make(columnar::String(), num_groups_);
     for (int64_t i = 0; i < num_groups_; ++i) {
@@ -558,6 +614,16 @@ class CollectListAgg final : public GroupedAggregate {
       if (map[i] == kSkipGroup) continue;
       for (int64_t r : o.rows_[i]) {
         rows_[map[i]].push_back(store_->size());
+        store_->AppendFrom(*o.store_, r, 1);
+      }
+    }
+    return Status::OK();
+  }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<CollectListAgg&>(other);
+    for (int64_t k = 0; k < n; ++k) {
+      for (int64_t r : o.rows_[src[k]]) {
+        rows_[dst[k]].push_back(store_->size());
         store_->AppendFrom(*o.store_, r, 1);
       }
     }
@@ -621,6 +687,20 @@ class VarianceAgg final : public GroupedAggregate {
       a.mean += d * b.n / n;
       a.m2 += b.m2 + d * d * a.n * b.n / n;
       a.n = n;
+    }
+    return Status::OK();
+  }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<VarianceAgg&>(other);
+    for (int64_t k = 0; k < n; ++k) {
+      const State& b = o.st_[src[k]];
+      if (b.n == 0) continue;
+      State& a = st_[dst[k]];
+      double total = a.n + b.n;
+      double d = b.mean - a.mean;
+      a.mean += d * b.n / total;
+      a.m2 += b.m2 + d * d * a.n * b.n / total;
+      a.n = total;
     }
     return Status::OK();
   }
@@ -774,6 +854,10 @@ bool IsAggregateFunction(std::string_view name) {
     if (l == nk.name) return true;
   }
   return false;
+}
+
+Status GroupedAggregate::CombineSelected(GroupedAggregate&, const uint32_t*, const uint32_t*, int64_t) {
+  return Status::NotSupported("this aggregate cannot be used over a window frame");
 }
 
 Result<AggregateBinding> ResolveAggregate(std::string_view name, const std::vector<TypePtr>& args, bool distinct) {

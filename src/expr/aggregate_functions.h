@@ -53,6 +53,11 @@ class GroupedAggregate {
   // Settles buffered state so that afterwards Combine only reads this as its `other`: several
   // threads may then merge disjoint groups of it concurrently.
   virtual Status PrepareCombine() { return Status::OK(); }
+  // Merges other's group src[k] into this group dst[k] for k in [0, n), in k order; a source
+  // group may appear many times (window frames reuse segment-tree nodes). `other` keeps its
+  // state. The default is NotSupported (DISTINCT aggregates).
+  virtual Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst,
+                                 int64_t n);
   // One row per group, in group id order.
   virtual Result<columnar::VectorPtr> Finalize() = 0;
 

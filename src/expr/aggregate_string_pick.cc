@@ -54,6 +54,13 @@ class StringPickAgg final : public GroupedAggregate {
     }
     return Status::OK();
   }
+  Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
+    auto& o = static_cast<StringPickAgg&>(other);
+    for (int64_t k = 0; k < n; ++k) {
+      if (o.has_[src[k]]) Offer(dst[k], o.vals_[src[k]]);
+    }
+    return Status::OK();
+  }
   Result<VectorPtr> Finalize() override {
     auto out = Vector::Make(type_, num_groups_);
     for (int64_t i = 0; i < num_groups_; ++i) {

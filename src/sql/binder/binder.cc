@@ -115,12 +115,24 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
   }
   if (s.where) {
     if (ContainsAggregate(*s.where)) return Status::Binder("WHERE clause cannot contain aggregates");
+    std::vector<PendingSubquery> pending;
     ExprContext ctx;
     ctx.scope = &scope;
     ctx.clause = "WHERE";
+    ctx.pending = &pending;
     ASSIGN_OR_RETURN(expr::ExprPtr pred, BindExpr(*s.where, ctx));
     ASSIGN_OR_RETURN(pred, AsPredicate(pred, "WHERE"));
-    plan = MakeFilter(std::move(plan), pred);
+    if (pending.empty()) {
+      plan = MakeFilter(std::move(plan), pred);
+    } else {
+      const size_t width = plan->columns.size();
+      ASSIGN_OR_RETURN(plan, AttachPending(std::move(plan), &pending));
+      ASSIGN_OR_RETURN(pred, ResolvePending(pred, static_cast<int>(width)));
+      plan = MakeFilter(std::move(plan), pred);
+      auto refs = OutputRefs(*plan, width);
+      auto n = Names(*plan, width);
+      plan = MakeProject(std::move(plan), std::move(refs), std::move(n));
+    }
   }
 
   // Select items, with `*` expanded to bound column references.
@@ -150,9 +162,11 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
     items.push_back({si.expr.get(), nullptr, name});
   }
 
-  bool aggregate = !s.group_by.empty() || s.having != nullptr;
+  bool aggregate = !s.group_by.empty() || !s.grouping_elements.empty() || s.having != nullptr;
   for (const auto& it : items) aggregate = aggregate || (it.ast && ContainsAggregate(*it.ast));
   for (const auto& o : s.order_by) aggregate = aggregate || ContainsAggregate(*o.expr);
+  aggregate = aggregate || (s.qualify && ContainsAggregate(*s.qualify));
+  const int input_width = static_cast<int>(plan->columns.size());
 
   AggregateState agg;
   if (aggregate) {
@@ -188,13 +202,24 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
       for (const auto& e : agg.groups) dup = dup || e->Equals(*bound);
       if (!dup) agg.groups.push_back(bound);
     }
+    if (!s.grouping_elements.empty()) {
+      ExprContext sctx = gctx;
+      sctx.aliases = &aliases;  // names that are no input column may name select aliases
+      RETURN_NOT_OK(BindGroupingSets(s, sctx, input_width, &agg));
+    }
   }
+
+  std::vector<PendingSubquery> pending;  // of the select list, HAVING and ORDER BY
+  WindowState win;
+  win.named = &s.windows;
 
   ExprContext ctx;
   ctx.scope = &scope;
+  ctx.pending = &pending;
   ctx.agg = aggregate ? &agg : nullptr;
   ctx.aliases = &aliases;
   ctx.clause = "SELECT";
+  ctx.win = &win;
   std::vector<expr::ExprPtr> exprs;
   std::vector<std::string> names;
   for (const auto& it : items) {
@@ -224,8 +249,16 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
   if (s.having) {
     ExprContext hctx = ctx;
     hctx.clause = "HAVING";
+    hctx.win = nullptr;
     ASSIGN_OR_RETURN(having, BindExpr(*s.having, hctx));
     ASSIGN_OR_RETURN(having, AsPredicate(having, "HAVING"));
+  }
+  expr::ExprPtr qualify;
+  if (s.qualify) {
+    ExprContext qctx = ctx;
+    qctx.clause = "QUALIFY";
+    ASSIGN_OR_RETURN(qualify, BindExpr(*s.qualify, qctx));
+    ASSIGN_OR_RETURN(qualify, AsPredicate(qualify, "QUALIFY"));
   }
 
   // ORDER BY: ordinals and output names refer to select columns; other expressions are
@@ -264,7 +297,12 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
     keys.push_back(std::move(key));
   }
 
-  if (aggregate) {
+  if (s.qualify && win.count == 0) {
+    return Status::Binder("QUALIFY clause requires a window function in the query");
+  }
+  if (aggregate && agg.grouping_id >= 0) {
+    ASSIGN_OR_RETURN(plan, PlanGroupingSets(std::move(plan), &agg));
+  } else if (aggregate) {
     auto a = std::make_unique<LogicalOperator>(LogicalKind::kAggregate);
     for (const auto& g : agg.groups) {
       std::string n = g->kind == expr::ExprKind::kColumnRef ? g->name : g->ToString();
@@ -275,7 +313,23 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
     a->aggregates = std::move(agg.aggregates);
     a->children.push_back(std::move(plan));
     plan = std::move(a);
-    if (having) plan = MakeFilter(std::move(plan), having);
+  }
+  if (!pending.empty()) {
+    const int width = static_cast<int>(plan->columns.size());
+    ASSIGN_OR_RETURN(plan, AttachPending(std::move(plan), &pending));
+    if (having) {
+      ASSIGN_OR_RETURN(having, ResolvePending(having, width));
+    }
+    for (auto& e : exprs) {
+      ASSIGN_OR_RETURN(e, ResolvePending(e, width));
+    }
+  }
+  if (having) plan = MakeFilter(std::move(plan), having);
+  if (win.count > 0) {
+    std::vector<expr::ExprPtr*> refs = {&qualify};
+    for (auto& e : exprs) refs.push_back(&e);
+    ASSIGN_OR_RETURN(plan, PlanWindows(std::move(plan), win, std::move(refs)));
+    if (qualify) plan = MakeFilter(std::move(plan), qualify);
   }
   plan = MakeProject(std::move(plan), std::move(exprs), names);
   if (s.distinct) plan = MakeDistinct(std::move(plan));

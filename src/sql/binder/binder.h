@@ -4,7 +4,10 @@
 // planning aggregates, DISTINCT, ORDER BY/LIMIT, joins, set operations, VALUES and CTEs.
 //
 // Uncorrelated subqueries (scalar, IN, EXISTS) are planned and run once through the
-// SubqueryRunner while binding; their results are substituted as literals.
+// SubqueryRunner while binding; their results are substituted as literals. A correlated
+// subquery (one naming a column of an enclosing query, at any depth) becomes a dependent
+// join (logical_plan.h SubqueryInfo) of the plan its expression is evaluated on; its outer
+// column uses are outer references. optimizer/decorrelation.h turns these into plain joins.
 //
 // Thread-safety: a Binder binds one statement on one thread.
 #pragma once
@@ -46,7 +49,38 @@ struct Scope {
 struct AggregateState {
   std::vector<expr::ExprPtr> groups;  // over the FROM scope
   std::vector<AggregateCall> aggregates;
+  // GROUP BY ROLLUP / CUBE / GROUPING SETS (binder_grouping.cc): each set lists the indices
+  // of the groups it keeps; the last group (index grouping_id) is then the set's id column
+  // (set index << grouping_id | bitmask of the groups not in the set). -1: no grouping sets.
+  std::vector<std::vector<int>> grouping_sets;
+  int grouping_id = -1;
 };
+
+// Window functions being planned for one SELECT (binder_window.cc): calls bound so far,
+// grouped by their PARTITION BY / ORDER BY. A call's bound expression is a placeholder column
+// kWindowColumnBase + its id until PlanWindows places the window operators.
+inline constexpr int kWindowColumnBase = 1 << 16;
+struct WindowState {
+  struct Spec {
+    std::vector<expr::ExprPtr> partition_by;
+    std::vector<SortKey> order;
+    std::vector<WindowCall> calls;
+    std::vector<int> ids;  // parallel to calls
+  };
+  std::vector<Spec> specs;
+  int count = 0;
+  const std::vector<std::pair<std::string, WindowSpec>>* named = nullptr;  // WINDOW clause
+};
+
+// A correlated subquery met while binding an expression: it becomes a dependent join of the
+// plan the expression is evaluated on, and the expression refers to the join's added column
+// through a placeholder (kPendingBase + its index here) until the plan is known.
+struct PendingSubquery {
+  LogicalPtr plan;
+  SubqueryInfo info;
+  columnar::Field field;
+};
+constexpr int kPendingBase = 1 << 27;
 
 // Where an expression is bound: its scope, and for post-aggregation clauses the aggregation
 // and the select list's aliases (HAVING / ORDER BY may name them).
@@ -56,6 +90,9 @@ struct ExprContext {
   // Select aliases usable when a name does not resolve in the scope (alias -> AST).
   const std::vector<std::pair<std::string, const ParsedExpression*>>* aliases = nullptr;
   const char* clause = "";  // for messages: "WHERE", "GROUP BY", ...
+  // Where correlated subqueries go; null where the clause does not support them.
+  std::vector<PendingSubquery>* pending = nullptr;
+  WindowState* win = nullptr;  // where window functions are allowed (SELECT, ORDER BY, QUALIFY)
 };
 
 class Catalog;
@@ -90,6 +127,10 @@ class Binder {
   Result<LogicalPtr> BindNamedQuery(const QueryNode& query, const std::string& alias,
                                     const std::vector<std::string>& column_aliases, Scope* scope);
   const CommonTableExpr* FindCte(const std::string& name) const;
+  // The right side of a join, LATERAL (binder_subquery.cc): *info is set when it names
+  // columns of the left side (`lctx`); the join then is a dependent join.
+  Result<LogicalPtr> BindLateral(const TableRef& ref, ExprContext& lctx, Scope* scope,
+                                 std::shared_ptr<SubqueryInfo>* info);
 
   // --- expressions (binder_expression.cc)
   Result<expr::ExprPtr> BindExpr(const ParsedExpression& e, ExprContext& ctx);
@@ -97,11 +138,25 @@ class Binder {
   Result<expr::ExprPtr> BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindFunction(const FunctionExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindAggregate(const FunctionExpression& e, ExprContext& ctx);
+  // --- window functions (binder_window.cc) and grouping sets (binder_grouping.cc)
+  Result<expr::ExprPtr> BindWindowFunction(const FunctionExpression& e, ExprContext& ctx);
+  Status ResolveWindowSpec(const WindowSpec& spec, ExprContext& ctx, int depth,
+                           std::vector<expr::ExprPtr>* partition_by, std::vector<SortKey>* order,
+                           const WindowSpec** frame_owner);
+  Result<BoundFrame> BindFrame(const WindowSpec* spec, const std::vector<SortKey>& order);
+  Status BindGroupingSets(const SelectNode& select, ExprContext& gctx, int input_width,
+                          AggregateState* agg);
+  Result<expr::ExprPtr> BindGroupingFunction(const FunctionExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindBinary(const BinaryExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindConstant(const ConstantExpression& e);
   Result<expr::ExprPtr> BindSubqueryExpr(const ParsedExpression& e, ExprContext& ctx);
-  Result<std::vector<columnar::BatchPtr>> RunSubquery(const QueryNode& query, int* num_columns,
-                                                      columnar::TypePtr* type);
+  // Column references not found in the current scope: the enclosing queries' scopes, from
+  // the innermost out; a hit becomes an outer reference (binder_subquery.cc).
+  Result<expr::ExprPtr> BindOuterColumnRef(const ColumnRefExpression& e);
+  // Adds a dependent join per pending subquery above `plan` (each appends one column) and
+  // clears `pending`; ResolvePending maps their placeholders to base_width + index.
+  Result<LogicalPtr> AttachPending(LogicalPtr plan, std::vector<PendingSubquery>* pending);
+  static Result<expr::ExprPtr> ResolvePending(const expr::ExprPtr& e, int base_width);
   // A constant expression (no columns) evaluated now.
   Result<columnar::Value> BindConstantValue(const ParsedExpression& e);
 
@@ -111,9 +166,27 @@ class Binder {
   std::vector<const std::vector<CommonTableExpr>*> ctes_;
   // CTEs being bound (to reject recursion).
   std::vector<std::string> binding_ctes_;
+  // Subqueries being bound, outermost first: the context of the expression each sits in, and
+  // the correlations found for it.
+  struct SubqueryFrame {
+    ExprContext* outer = nullptr;
+    std::vector<int> ids;
+    std::vector<expr::ExprPtr> outer_exprs;
+    bool correlated = false;  // uses a column of this or a further-out level
+  };
+  std::vector<SubqueryFrame> frames_;
+  size_t active_frames_ = 0;  // frames visible to a name lookup
+  int next_outer_id_ = 0;
 };
 
-// Whether `e` contains an aggregate call outside subqueries.
+// Whether `e` contains an aggregate call outside subqueries (a window aggregate such as
+// sum(x) OVER () is none, but an aggregate in its arguments is).
 bool ContainsAggregate(const ParsedExpression& e);
+
+// Places one kWindow operator per window specification of `win` over `plan` and rewrites
+// `exprs` (bound with placeholders) to the new columns (binder_window.cc).
+Result<LogicalPtr> PlanWindows(LogicalPtr plan, const WindowState& win, std::vector<expr::ExprPtr*> exprs);
+// An Expand and an Aggregate for an aggregation with grouping sets (binder_grouping.cc).
+Result<LogicalPtr> PlanGroupingSets(LogicalPtr plan, AggregateState* agg);
 
 }  // namespace shoal::sql

@@ -62,8 +62,12 @@ bool ContainsAggregate(const ParsedExpression& e) {
   switch (e.kind) {
     case ExprKind::kFunction: {
       const auto& f = e.As<FunctionExpression>();
-      if (expr::IsAggregateFunction(Lower(f.name))) return true;
+      if (!f.over && expr::IsAggregateFunction(Lower(f.name))) return true;
       for (const auto& a : f.args) if (c(a)) return true;
+      if (f.over) {
+        for (const auto& p : f.over->partition_by) if (c(p)) return true;
+        for (const auto& o : f.over->order_by) if (c(o.expr)) return true;
+      }
       return false;
     }
     case ExprKind::kCast: return c(e.As<CastExpression>().child);
@@ -228,6 +232,11 @@ Result<expr::ExprPtr> Binder::BindColumnRef(const ColumnRefExpression& e, ExprCo
         }
       }
     }
+    if (active_frames_ > 0) {
+      auto outer = BindOuterColumnRef(e);
+      // Found outside but unusable there (e.g. not grouped): that error, else "not found".
+      if (outer.ok() || outer.status().ToString().find("not found") == std::string::npos) return outer;
+    }
     std::vector<std::string> names;
     if (ctx.scope) {
       for (const auto& c : ctx.scope->columns) {
@@ -310,6 +319,10 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
   for (const auto& n : e.arg_names) {
     if (!n.empty()) return Status::Binder("Function " + name + " does not take named arguments");
   }
+  if (e.over) return BindWindowFunction(e, ctx);
+  if ((name == "grouping" || name == "grouping_id") && !expr::FunctionRegistry::Get().Find(name)) {
+    return BindGroupingFunction(e, ctx);
+  }
   if (expr::IsAggregateFunction(name)) return BindAggregate(e, ctx);
   if (name == "typeof") {
     if (e.args.size() != 1) return Status::Binder("typeof() takes exactly one argument");
@@ -348,49 +361,6 @@ Result<expr::ExprPtr> Binder::BindBinary(const BinaryExpression& e, ExprContext&
     case BinaryOp::kNotDistinctFrom: return expr::IsDistinctFrom(l, r, true);
     default: return expr::Call(BinaryOpSql(e.op), {l, r});
   }
-}
-
-Result<std::vector<columnar::BatchPtr>> Binder::RunSubquery(const QueryNode& query, int* num_columns,
-                                                            columnar::TypePtr* type) {
-  ASSIGN_OR_RETURN(LogicalPtr plan, BindQueryNode(query));
-  *num_columns = static_cast<int>(plan->columns.size());
-  if (!plan->columns.empty()) *type = plan->columns[0].type;
-  if (!runner_) return Status::NotSupported("subqueries are not supported here");
-  return runner_(std::move(plan));
-}
-
-Result<expr::ExprPtr> Binder::BindSubqueryExpr(const ParsedExpression& e, ExprContext& ctx) {
-  int ncols = 0;
-  columnar::TypePtr type;
-  if (e.kind == ExprKind::kExists) {
-    ASSIGN_OR_RETURN(auto batches, RunSubquery(*e.As<ExistsExpression>().query, &ncols, &type));
-    bool any = false;
-    for (const auto& b : batches) any = any || b->num_rows > 0;
-    return expr::Literal(Value::Boolean(any));
-  }
-  const QueryNode* q = e.kind == ExprKind::kSubquery ? e.As<SubqueryExpression>().query.get()
-                                                     : e.As<InExpression>().subquery.get();
-  ASSIGN_OR_RETURN(auto batches, RunSubquery(*q, &ncols, &type));
-  if (ncols != 1) {
-    return Status::Binder("Subquery returns " + std::to_string(ncols) + " columns - expected 1");
-  }
-  std::vector<expr::ExprPtr> values;
-  for (const auto& b : batches) {
-    for (int64_t i = 0; i < b->num_rows; ++i) {
-      values.push_back(expr::Literal(Value::FromVector(*b->columns[0], i)));
-    }
-  }
-  if (e.kind == ExprKind::kSubquery) {
-    if (values.size() > 1) {
-      return Status::InvalidArgument("More than one row returned by a subquery used as an expression");
-    }
-    if (values.empty()) return expr::Literal(Value::Null(type));
-    return values[0];
-  }
-  const auto& in = e.As<InExpression>();
-  ASSIGN_OR_RETURN(expr::ExprPtr needle, BindExpr(*in.input, ctx));
-  if (values.empty()) return expr::Literal(Value::Boolean(in.negated));
-  return expr::In(needle, std::move(values), in.negated);
 }
 
 Result<expr::ExprPtr> Binder::BindExpr(const ParsedExpression& e, ExprContext& ctx) {

@@ -126,7 +126,21 @@ Result<LogicalPtr> Binder::BindTableFunction(const TableFunctionRef& ref, Scope*
 Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
   Scope ls, rs;
   ASSIGN_OR_RETURN(LogicalPtr left, BindTableRef(*join.left, &ls));
-  ASSIGN_OR_RETURN(LogicalPtr right, BindTableRef(*join.right, &rs));
+  const bool lateral = join.right->kind == TableRefKind::kSubquery && join.right->As<SubqueryRef>().lateral;
+  std::shared_ptr<SubqueryInfo> lateral_info;
+  LogicalPtr right;
+  if (lateral) {
+    // The subquery may name the left side's columns: they are outer references to it.
+    if (join.type == JoinType::kRight || join.type == JoinType::kFull) {
+      return Status::NotSupported("RIGHT or FULL JOIN LATERAL is not supported");
+    }
+    ExprContext lctx;
+    lctx.scope = &ls;
+    lctx.clause = "LATERAL";
+    ASSIGN_OR_RETURN(right, BindLateral(*join.right, lctx, &rs, &lateral_info));
+  } else {
+    ASSIGN_OR_RETURN(right, BindTableRef(*join.right, &rs));
+  }
   const int lw = static_cast<int>(left->columns.size());
   Scope combined = ls;
   for (auto c : rs.columns) {
@@ -186,7 +200,12 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
   for (auto& c : combined.columns) c.nullable = op->columns[c.index].nullable;
   op->children.push_back(std::move(left));
   op->children.push_back(std::move(right));
-  if (cond) RETURN_NOT_OK(AddJoinCondition(op.get(), cond));
+  if (lateral_info) {  // a dependent join: decorrelation plans the ON condition with it
+    op->subquery = std::move(lateral_info);
+    op->predicate = cond;
+  } else if (cond) {
+    RETURN_NOT_OK(AddJoinCondition(op.get(), cond));
+  }
   *scope = std::move(combined);
   return LogicalPtr(std::move(op));
 }

@@ -16,8 +16,35 @@ const char* JoinTypeName(LogicalJoinType t) {
     case LogicalJoinType::kFull: return "FULL";
     case LogicalJoinType::kSemi: return "SEMI";
     case LogicalJoinType::kAnti: return "ANTI";
+    case LogicalJoinType::kMark: return "MARK";
+    case LogicalJoinType::kSingle: return "SINGLE";
   }
   return "?";
+}
+
+LogicalPtr LogicalOperator::Clone() const {
+  auto op = std::make_unique<LogicalOperator>(kind);
+  op->columns = columns;
+  op->source = source;
+  op->projected = projected;
+  op->filters = filters;
+  op->limit_hint = limit_hint;
+  op->values = values;
+  op->predicate = predicate;
+  op->exprs = exprs;
+  op->groups = groups;
+  op->aggregates = aggregates;
+  op->sort_keys = sort_keys;
+  op->limit = limit;
+  op->offset = offset;
+  op->join_type = join_type;
+  op->left_keys = left_keys;
+  op->right_keys = right_keys;
+  op->subquery = subquery;
+  op->set_op = set_op;
+  op->all = all;
+  for (const auto& c : children) op->children.push_back(c->Clone());
+  return op;
 }
 
 namespace {
@@ -46,7 +73,11 @@ std::string LogicalOperator::ToString(int indent) const {
     }
     case LogicalKind::kSort: {
       s += "Sort";
-      for (const auto& k : sort_keys) s += " " + k.expr->ToString() + (k.descending ? " DESC" : "");
+      for (const auto& k : sort_keys) {
+        s += ' ';
+        s += k.expr->ToString();
+        if (k.descending) s += " DESC";
+      }
       if (limit >= 0) s += " limit=" + std::to_string(limit);
       break;
     }
@@ -57,15 +88,49 @@ std::string LogicalOperator::ToString(int indent) const {
       s += std::string("Join ") + JoinTypeName(join_type) + " [" + JoinExprs(left_keys) + "] = [" +
            JoinExprs(right_keys) + "]";
       if (predicate) s += " residual " + predicate->ToString();
+      if (subquery) s += " dependent";
       break;
     case LogicalKind::kUnion: s += "UnionAll"; break;
     case LogicalKind::kSetOp:
       s += std::string(set_op == SetOpType::kExcept ? "Except" : "Intersect") + (all ? " ALL" : "");
       break;
+    case LogicalKind::kWindow: {
+      s += "Window partition=[" + JoinExprs(partition_by) + "] order=[";
+      for (size_t i = 0; i < sort_keys.size(); ++i) {
+        if (i) s += ", ";
+        s += sort_keys[i].expr->ToString();
+        if (sort_keys[i].descending) s += " DESC";
+      }
+      s += "] windows=[";
+      for (size_t i = 0; i < windows.size(); ++i) s += (i ? ", " : "") + windows[i].display;
+      s += "]";
+      break;
+    }
+    case LogicalKind::kExpand: s += "Expand sets=" + std::to_string(expand_sets.size()); break;
   }
   s += "\n";
   for (const auto& c : children) s += c->ToString(indent + 1);
   return s;
+}
+
+Result<expr::ExprPtr> RewriteColumnRefs(
+    const expr::ExprPtr& e, const std::function<Result<expr::ExprPtr>(const expr::Expr&)>& fn) {
+  if (e->kind == expr::ExprKind::kColumnRef) {
+    ASSIGN_OR_RETURN(expr::ExprPtr r, fn(*e));
+    return r ? r : e;
+  }
+  if (e->args.empty()) return e;
+  std::vector<expr::ExprPtr> args;
+  bool changed = false;
+  for (const auto& a : e->args) {
+    ASSIGN_OR_RETURN(expr::ExprPtr r, RewriteColumnRefs(a, fn));
+    changed = changed || r != a;
+    args.push_back(std::move(r));
+  }
+  if (!changed) return e;
+  auto copy = std::make_shared<expr::Expr>(*e);
+  copy->args = std::move(args);
+  return expr::ExprPtr(copy);
 }
 
 LogicalPtr MakeFilter(LogicalPtr child, expr::ExprPtr predicate) {
@@ -106,7 +171,9 @@ Status AddJoinCondition(LogicalOperator* join, const expr::ExprPtr& cond) {
   for (int i = 0; i < rw; ++i) to_right[lw + i] = i;
   auto side = [&](const expr::Expr& e) {  // 1 left only, 2 right only, 3 both, 0 none
     int s = 0;
-    for (int c : expr::CollectColumns(e)) s |= c < lw ? 1 : 2;
+    for (int c : expr::CollectColumns(e)) {
+      if (c < kOuterRefBase) s |= c < lw ? 1 : 2;  // an outer reference is a constant here
+    }
     return s;
   };
   std::vector<expr::ExprPtr> conj, residual;

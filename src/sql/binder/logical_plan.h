@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "columnar/vector.h"
 #include "expr/aggregate_functions.h"
 #include "expr/expr.h"
+#include "sql/binder/window_call.h"
 #include "sql/functions/table_function.h"
 
 namespace shoal::sql {
@@ -28,9 +30,14 @@ enum class LogicalKind : uint8_t {
   kJoin,       // join_type, equi keys, residual
   kUnion,      // UNION ALL of n children
   kSetOp,      // set_op of 2 children (EXCEPT/INTERSECT [ALL])
+  kWindow,     // input columns, then one column per window call (partition_by, sort_keys, windows)
+  kExpand,     // per input row, one output row per expand_sets projection (grouping sets)
 };
 
-enum class LogicalJoinType : uint8_t { kInner, kLeft, kRight, kFull, kSemi, kAnti };
+// kMark: the left rows plus a BOOLEAN NOT NULL column, true when the row has a match
+// (EXISTS); kSingle: a left join that fails when a left row matches two right rows (a
+// scalar subquery's "More than one row returned ...").
+enum class LogicalJoinType : uint8_t { kInner, kLeft, kRight, kFull, kSemi, kAnti, kMark, kSingle };
 enum class SetOpType : uint8_t { kExcept, kIntersect };
 
 struct SortKey {
@@ -43,6 +50,28 @@ struct AggregateCall {
   expr::AggregateBinding binding;
   std::vector<expr::ExprPtr> args;  // over the input columns, already cast to binding.arg_types
   std::string display;              // e.g. "sum(i)"
+};
+
+// What a dependent join (a kJoin whose `subquery` is set) computes for each left row: the
+// binder's form of a correlated subquery, which decorrelation.h rewrites into plain joins
+// before any other optimizer rule runs. Its output is the left columns plus one column.
+enum class SubqueryKind : uint8_t {
+  kScalar,  // the value of the right's single column (NULL on no row; error on two)
+  kExists,  // BOOLEAN NOT NULL: the right has a row
+  kAny,     // `needle op ANY (right)` with SQL's three-valued logic (IN is `= ANY`)
+  kLateral, // LATERAL join: all of the right's rows for each left row, joined with the join's
+            // join_type (inner or left) and predicate (ON, over left then right columns);
+            // the output is the left columns then the right's
+};
+
+struct SubqueryInfo {
+  SubqueryKind kind = SubqueryKind::kScalar;
+  std::string op = "=";        // kAny: the comparison ("=", "<", ...)
+  expr::ExprPtr needle;        // kAny: over the left columns
+  // Correlations: outer-reference ids (see decorrelation.h: OuterRef) used in the right plan,
+  // each with the expression over the left columns it stands for.
+  std::vector<int> ids;
+  std::vector<expr::ExprPtr> outer_exprs;
 };
 
 struct LogicalOperator;
@@ -79,14 +108,41 @@ struct LogicalOperator {
   LogicalJoinType join_type = LogicalJoinType::kInner;
   std::vector<expr::ExprPtr> left_keys;
   std::vector<expr::ExprPtr> right_keys;
+  // kJoin: set for a dependent join (see SubqueryInfo).
+  std::shared_ptr<const SubqueryInfo> subquery;
   // kSetOp.
   SetOpType set_op = SetOpType::kExcept;
   bool all = false;
+  // kWindow: rows are partitioned by partition_by and ordered by sort_keys (both over the
+  // input); `windows` are computed per row.
+  std::vector<expr::ExprPtr> partition_by;
+  std::vector<WindowCall> windows;
+  // kExpand: one projection (over the input, as wide as `columns`) per grouping set.
+  std::vector<std::vector<expr::ExprPtr>> expand_sets;
 
   columnar::SchemaPtr Schema() const;
+  // A deep copy of the tree (expressions and sources are immutable and shared).
+  LogicalPtr Clone() const;
   // Indented tree, one operator a line (EXPLAIN of the logical plan, tests).
   std::string ToString(int indent = 0) const;
 };
+
+// Outer references: a correlated subquery's use of an enclosing query's column is bound as a
+// column reference with index kOuterRefBase + id (id numbers the correlation within the
+// statement). Decorrelation replaces every one before the plan reaches other rules.
+constexpr int kOuterRefBase = 1 << 28;
+inline bool IsOuterRef(const expr::Expr& e) {
+  return e.kind == expr::ExprKind::kColumnRef && e.column >= kOuterRefBase;
+}
+inline expr::ExprPtr OuterRef(int id, const columnar::TypePtr& type, const std::string& name,
+                              bool nullable) {
+  return expr::ColumnRef(kOuterRefBase + id, type, name, nullable);
+}
+
+// A copy of `e` in which every column reference for which `fn` returns an expression is
+// replaced by it (fn returns null to keep the reference; an error stops the rewrite).
+Result<expr::ExprPtr> RewriteColumnRefs(
+    const expr::ExprPtr& e, const std::function<Result<expr::ExprPtr>(const expr::Expr&)>& fn);
 
 LogicalPtr MakeFilter(LogicalPtr child, expr::ExprPtr predicate);
 // Projection with output names `names` (parallel to exprs).

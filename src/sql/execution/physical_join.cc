@@ -24,10 +24,12 @@ struct BuildLocal : LocalSinkState {
 
 bool TracksLeft(LogicalJoinType t) {
   return t == LogicalJoinType::kLeft || t == LogicalJoinType::kFull || t == LogicalJoinType::kSemi ||
-         t == LogicalJoinType::kAnti;
+         t == LogicalJoinType::kAnti || t == LogicalJoinType::kMark || t == LogicalJoinType::kSingle;
 }
 bool TracksBuild(LogicalJoinType t) { return t == LogicalJoinType::kRight || t == LogicalJoinType::kFull; }
-bool EmitsPairs(LogicalJoinType t) { return t != LogicalJoinType::kSemi && t != LogicalJoinType::kAnti; }
+bool EmitsPairs(LogicalJoinType t) {
+  return t != LogicalJoinType::kSemi && t != LogicalJoinType::kAnti && t != LogicalJoinType::kMark;
+}
 }  // namespace
 
 PhysicalJoinBase::PhysicalJoinBase(columnar::SchemaPtr schema, LogicalJoinType type, expr::ExprPtr residual,
@@ -37,7 +39,7 @@ PhysicalJoinBase::PhysicalJoinBase(columnar::SchemaPtr schema, LogicalJoinType t
 
 std::string PhysicalJoinBase::TypeAndResidual() const {
   std::string s = JoinTypeName(type_);
-  if (residual_) s += " " + residual_->ToString();
+  if (residual_) s.append(" ").append(residual_->ToString());
   return s;
 }
 
@@ -114,7 +116,14 @@ Status PhysicalJoinBase::EmitPairs(ExecContext&, ProbeState* st, const Chunk& in
       n = k;
     }
   }
-  if (TracksLeft(type_)) {
+  if (type_ == LogicalJoinType::kSingle) {
+    for (uint32_t i : pl) {
+      if (st->left_matched[i]) {
+        return Status::InvalidArgument("More than one row returned by a subquery used as an expression");
+      }
+      st->left_matched[i] = 1;
+    }
+  } else if (TracksLeft(type_)) {
     for (uint32_t i : pl) st->left_matched[i] = 1;
   }
   if (build_matched_) {
@@ -131,6 +140,14 @@ Status PhysicalJoinBase::EmitPairs(ExecContext&, ProbeState* st, const Chunk& in
 void PhysicalJoinBase::EmitProbeRemainder(ProbeState* st, const Chunk& in, std::vector<Chunk>* out) {
   if (!TracksLeft(type_)) return;
   const auto& left = *in.batch;
+  if (type_ == LogicalJoinType::kMark) {  // every left row, with its match flag
+    auto mark = Vector::Make(columnar::Boolean());
+    for (int64_t i = 0; i < left.num_rows; ++i) mark->Append<uint8_t>(st->left_matched[i] != 0 ? 1 : 0);
+    std::vector<columnar::VectorPtr> cols = left.columns;
+    cols.push_back(std::move(mark));
+    out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), left.num_rows), in.order});
+    return;
+  }
   bool want = type_ == LogicalJoinType::kSemi;  // semi keeps matched rows, the others unmatched
   std::vector<uint32_t> sel;
   for (int64_t i = 0; i < left.num_rows; ++i) {

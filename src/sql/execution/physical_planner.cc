@@ -2,8 +2,10 @@
 
 #include "sql/execution/physical_aggregate.h"
 #include "sql/execution/physical_basic.h"
+#include "sql/execution/physical_expand.h"
 #include "sql/execution/physical_join.h"
 #include "sql/execution/physical_sort.h"
+#include "sql/execution/physical_window.h"
 
 namespace shoal::sql {
 
@@ -57,6 +59,11 @@ Result<PhysicalPtr> CreatePhysicalPlan(const LogicalOperator& op) {
     case LogicalKind::kSetOp:
       out = std::make_unique<PhysicalSetOp>(schema, op.set_op, op.all);
       break;
+    case LogicalKind::kWindow:
+      out = std::make_unique<PhysicalWindow>(schema, op.children[0]->columns.size(), op.partition_by,
+                                             op.sort_keys, op.windows);
+      break;
+    case LogicalKind::kExpand: out = std::make_unique<PhysicalExpand>(schema, op.expand_sets); break;
   }
   out->children = std::move(children);
   return out;

@@ -16,6 +16,9 @@ void FoldConstants(LogicalOperator* op) {
   fold(op->right_keys);
   for (auto& a : op->aggregates) fold(a.args);
   for (auto& k : op->sort_keys) k.expr = expr::Fold(k.expr);
+  fold(op->partition_by);
+  for (auto& w : op->windows) fold(w.args);
+  for (auto& set : op->expand_sets) fold(set);
   for (auto& c : op->children) FoldConstants(c.get());
 }
 

@@ -61,6 +61,21 @@ Result<LogicalPtr> PushFilters(LogicalPtr op, std::vector<ExprPtr> preds) {
       ASSIGN_OR_RETURN(op->children[0], PushFilters(std::move(op->children[0]), std::move(preds)));
       return op;
     }
+    case LogicalKind::kWindow: {
+      // Only a filter on PARTITION BY columns keeps whole partitions, so only it may go below.
+      std::vector<ExprPtr> below, above;
+      for (const auto& p : preds) {
+        auto cols = expr::CollectColumns(*p);
+        bool on_partition = !cols.empty() && std::all_of(cols.begin(), cols.end(), [&](int c) {
+          return std::any_of(op->partition_by.begin(), op->partition_by.end(), [&](const ExprPtr& k) {
+            return k->kind == expr::ExprKind::kColumnRef && k->column == c;
+          });
+        });
+        (on_partition ? below : above).push_back(p);
+      }
+      ASSIGN_OR_RETURN(op->children[0], PushFilters(std::move(op->children[0]), std::move(below)));
+      return WrapFilter(std::move(op), std::move(above));
+    }
     case LogicalKind::kGet: {
       for (auto& p : preds) {
         if (!IsTrue(p)) op->filters.push_back(p);
@@ -84,7 +99,8 @@ Result<LogicalPtr> PushFilters(LogicalPtr op, std::vector<ExprPtr> preds) {
         int side = 0;
         for (int c : expr::CollectColumns(*p)) side |= c < lw ? 1 : 2;
         bool left_ok = t == LogicalJoinType::kInner || t == LogicalJoinType::kLeft ||
-                       t == LogicalJoinType::kSemi || t == LogicalJoinType::kAnti;
+                       t == LogicalJoinType::kSemi || t == LogicalJoinType::kAnti ||
+                       t == LogicalJoinType::kMark || t == LogicalJoinType::kSingle;
         bool right_ok = t == LogicalJoinType::kInner || t == LogicalJoinType::kRight;
         if (side == 1 && left_ok) {
           lp.push_back(p);

@@ -1,5 +1,5 @@
 // Rule-based logical optimizer: runs the rules of this folder, one file each, in order —
-// constant folding, filter pushdown, projection pruning, LIMIT pushdown.
+// decorrelation (correlated subqueries to joins), constant folding, filter pushdown, projection pruning, LIMIT pushdown.
 //
 // Thread-safety: pure function of its input.
 #pragma once

@@ -107,14 +107,72 @@ Result<std::vector<int>> Prune(LogicalOperator* op, const std::vector<bool>& req
       op->aggregates = std::move(aggs);
       return keep_columns(keep);
     }
+    case LogicalKind::kWindow: {
+      const size_t in_width = op->children[0]->columns.size();
+      std::vector<bool> need(required.begin(), required.begin() + in_width);
+      for (const auto& p : op->partition_by) Mark(p, &need);
+      for (const auto& k : op->sort_keys) Mark(k.expr, &need);
+      std::vector<bool> keep(width, true);
+      std::vector<WindowCall> calls;
+      for (size_t w = 0; w < op->windows.size(); ++w) {
+        keep[in_width + w] = required[in_width + w];
+        if (!keep[in_width + w]) continue;
+        for (const auto& a : op->windows[w].args) Mark(a, &need);
+        calls.push_back(op->windows[w]);
+      }
+      ASSIGN_OR_RETURN(auto cm, Prune(op->children[0].get(), need));
+      for (auto& p : op->partition_by) {
+        ASSIGN_OR_RETURN(p, Remap(p, cm));
+      }
+      for (auto& k : op->sort_keys) {
+        ASSIGN_OR_RETURN(k.expr, Remap(k.expr, cm));
+      }
+      for (auto& c : calls) {
+        for (auto& a : c.args) {
+          ASSIGN_OR_RETURN(a, Remap(a, cm));
+        }
+      }
+      op->windows = std::move(calls);
+      // The child keeps the columns it kept; window columns follow them.
+      std::vector<int> mapping(width, -1);
+      for (size_t i = 0; i < in_width; ++i) mapping[i] = cm[i];
+      std::vector<columnar::Field> cols = op->children[0]->columns;
+      for (size_t w = in_width; w < width; ++w) {
+        if (!keep[w]) continue;
+        mapping[w] = static_cast<int>(cols.size());
+        cols.push_back(op->columns[w]);
+      }
+      op->columns = std::move(cols);
+      return mapping;
+    }
+    case LogicalKind::kExpand: {
+      auto need = Need(op->children[0]->columns.size());
+      for (const auto& set : op->expand_sets) {
+        for (size_t i = 0; i < width; ++i) {
+          if (required[i]) Mark(set[i], &need);
+        }
+      }
+      ASSIGN_OR_RETURN(auto cm, Prune(op->children[0].get(), need));
+      for (auto& set : op->expand_sets) {
+        std::vector<ExprPtr> kept;
+        for (size_t i = 0; i < width; ++i) {
+          if (!required[i]) continue;
+          ASSIGN_OR_RETURN(auto e, Remap(set[i], cm));
+          kept.push_back(e);
+        }
+        set = std::move(kept);
+      }
+      return keep_columns(required);
+    }
     case LogicalKind::kJoin: {
       const size_t lw = op->children[0]->columns.size();
       const size_t rw = op->children[1]->columns.size();
       const std::vector<columnar::Field> old_columns = op->columns;
       auto ln = Need(lw), rn = Need(rw);
-      bool pairs = op->join_type != LogicalJoinType::kSemi && op->join_type != LogicalJoinType::kAnti;
+      const bool mark = op->join_type == LogicalJoinType::kMark;
+      bool pairs = op->join_type != LogicalJoinType::kSemi && op->join_type != LogicalJoinType::kAnti && !mark;
       for (size_t i = 0; i < width; ++i) {
-        if (!required[i]) continue;
+        if (!required[i] || (mark && i == lw)) continue;
         if (i < lw) {
           ln[i] = true;
         } else {
@@ -147,6 +205,12 @@ Result<std::vector<int>> Prune(LogicalOperator* op, const std::vector<bool>& req
           if (combined[i] >= 0) op->columns[combined[i]].nullable = old_columns[i].nullable;
         }
         return combined;
+      }
+      if (mark) {  // the match flag stays last
+        op->columns.push_back(old_columns[lw]);
+        std::vector<int> out = lm;
+        out.push_back(new_lw);
+        return out;
       }
       return lm;
     }

@@ -73,7 +73,9 @@ std::string FunctionToString(const FunctionExpression& f, bool table_function = 
     }
     out += f.args[i]->ToString();
   }
-  return out + ")";
+  out += ")";
+  if (f.over) out += " OVER " + f.over->ToString();
+  return out;
 }
 
 // Prints the base of a subscript or field access so that it re-parses as the same base.
@@ -178,7 +180,12 @@ void UpdateHeight(ParsedExpression& expr) {
     case ExprKind::kColumnRef:
     case ExprKind::kStar:
       break;
-    case ExprKind::kFunction: h = H(expr.As<FunctionExpression>().args); break;
+    case ExprKind::kFunction: {
+      const auto& f = expr.As<FunctionExpression>();
+      h = H(f.args);
+      if (f.over) h = std::max(h, f.over->height);
+      break;
+    }
     case ExprKind::kCast: {
       const auto& e = expr.As<CastExpression>();
       h = std::max(H(e.child), e.type.height);
@@ -227,6 +234,13 @@ void UpdateHeight(ParsedExpression& expr) {
   expr.height = h + 1;
 }
 
+void UpdateHeight(WindowSpec& spec) {
+  int h = H(spec.partition_by);
+  for (const auto& o : spec.order_by) h = std::max(h, H(o.expr));
+  if (spec.frame) h = std::max({h, H(spec.frame->start.offset), H(spec.frame->end.offset)});
+  spec.height = h + 1;
+}
+
 void UpdateHeight(QueryNode& query) {
   int h = std::max(H(query.limit), H(query.offset));
   for (const auto& cte : query.ctes) h = std::max(h, H(cte.query));
@@ -235,7 +249,11 @@ void UpdateHeight(QueryNode& query) {
     case QueryKind::kSelect: {
       const auto& s = query.As<SelectNode>();
       for (const auto& item : s.select_list) h = std::max(h, H(item.expr));
-      h = std::max({h, H(s.from), H(s.where), H(s.group_by), H(s.having)});
+      h = std::max({h, H(s.from), H(s.where), H(s.group_by), H(s.having), H(s.qualify)});
+      for (const auto& g : s.grouping_elements) {
+        for (const auto& set : g.items) h = std::max(h, H(set));
+      }
+      for (const auto& w : s.windows) h = std::max(h, w.second.height);
       break;
     }
     case QueryKind::kSetOperation: {
@@ -303,6 +321,62 @@ std::string TypeName::ToString() const {
   return out;
 }
 
+namespace {
+
+std::string FrameBoundToString(const FrameBound& b) {
+  switch (b.kind) {
+    case FrameBoundKind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case FrameBoundKind::kPreceding: return b.offset->ToString() + " PRECEDING";
+    case FrameBoundKind::kCurrentRow: return "CURRENT ROW";
+    case FrameBoundKind::kFollowing: return b.offset->ToString() + " FOLLOWING";
+    case FrameBoundKind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+  }
+  return "";
+}
+
+std::string ParenList(const std::vector<ExprPtr>& v) {
+  std::string out = "(";
+  out += ExprList(v);
+  out += ')';
+  return out;
+}
+
+}  // namespace
+
+std::string WindowSpec::ToString() const {
+  if (!base.empty() && partition_by.empty() && order_by.empty() && !frame) {
+    return QuoteIdentifier(base);
+  }
+  std::string out;
+  auto sep = [&out] {
+    if (!out.empty()) out += " ";
+  };
+  if (!base.empty()) out += QuoteIdentifier(base);
+  if (!partition_by.empty()) {
+    sep();
+    out += "PARTITION BY " + ExprList(partition_by);
+  }
+  if (!order_by.empty()) {
+    sep();
+    out += "ORDER BY " + OrderByToString(order_by);
+  }
+  if (frame) {
+    sep();
+    out += frame->unit == FrameUnit::kRows ? "ROWS BETWEEN " : "RANGE BETWEEN ";
+    out += FrameBoundToString(frame->start) + " AND " + FrameBoundToString(frame->end);
+  }
+  return "(" + out + ")";
+}
+
+std::string GroupingElement::ToString() const {
+  std::string out = kind == Kind::kRollup ? "ROLLUP (" : kind == Kind::kCube ? "CUBE (" : "GROUPING SETS (";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += ParenList(items[i]);
+  }
+  return out + ")";
+}
+
 std::string ParsedExpression::ToString() const {
   switch (kind) {
     case ExprKind::kConstant: {
@@ -359,6 +433,9 @@ std::string ParsedExpression::ToString() const {
     case ExprKind::kIn: {
       const auto& e = As<InExpression>();
       std::string list = e.subquery ? e.subquery->ToString() : ExprList(e.values);
+      if (!e.quantifier.empty()) {
+        return "(" + e.input->ToString() + " " + e.compare + " " + e.quantifier + " (" + list + "))";
+      }
       return "(" + e.input->ToString() + (e.negated ? " NOT IN (" : " IN (") + list + "))";
     }
     case ExprKind::kLike: {
@@ -429,8 +506,18 @@ std::string QueryNode::ToString() const {
       }
       if (s.from) out += " FROM " + s.from->ToString();
       if (s.where) out += " WHERE " + s.where->ToString();
-      if (!s.group_by.empty()) out += " GROUP BY " + ExprList(s.group_by);
+      if (!s.group_by.empty() || !s.grouping_elements.empty()) {
+        out += " GROUP BY " + ExprList(s.group_by);
+        for (size_t i = 0; i < s.grouping_elements.size(); ++i) {
+          out += (i || !s.group_by.empty() ? ", " : "") + s.grouping_elements[i].ToString();
+        }
+      }
       if (s.having) out += " HAVING " + s.having->ToString();
+      for (size_t i = 0; i < s.windows.size(); ++i) {
+        out += (i ? ", " : " WINDOW ") + QuoteIdentifier(s.windows[i].first) + " AS " +
+               s.windows[i].second.ToString();
+      }
+      if (s.qualify) out += " QUALIFY " + s.qualify->ToString();
       break;
     }
     case QueryKind::kSetOperation: {
@@ -491,7 +578,8 @@ std::string TableRef::ToString() const {
     case TableRefKind::kTableFunction:
       return FunctionToString(*As<TableFunctionRef>().call, true) + AliasToString(*this);
     case TableRefKind::kSubquery:
-      return "(" + As<SubqueryRef>().query->ToString() + ")" + AliasToString(*this);
+      return std::string(As<SubqueryRef>().lateral ? "LATERAL (" : "(") + As<SubqueryRef>().query->ToString() + ")" +
+             AliasToString(*this);
     case TableRefKind::kJoin: {
       const auto& j = As<JoinRef>();
       std::string right = j.right->ToString();

@@ -38,6 +38,7 @@ struct QueryNode;
 struct TableRef;
 struct Statement;
 struct FunctionExpression;
+struct WindowSpec;
 using ExprPtr = std::unique_ptr<ParsedExpression>;
 using QueryPtr = std::unique_ptr<QueryNode>;
 using TableRefPtr = std::unique_ptr<TableRef>;
@@ -49,6 +50,7 @@ void UpdateHeight(TypeName& type);
 void UpdateHeight(ParsedExpression& expr);
 void UpdateHeight(QueryNode& query);
 void UpdateHeight(TableRef& ref);
+void UpdateHeight(WindowSpec& spec);
 
 // Prints an identifier, back-quoting it unless it is a plain non-reserved word.
 std::string QuoteIdentifier(const std::string& name);
@@ -168,6 +170,7 @@ struct FunctionExpression : ParsedExpression {
   // `name = v` argument (the latter only in table function calls).
   std::vector<std::string> arg_names;
   bool distinct = false;
+  std::unique_ptr<WindowSpec> over;  // f(...) OVER (...): a window function; else null
 };
 
 // CAST(x AS t), TRY_CAST(x AS t), x::t.
@@ -222,12 +225,15 @@ struct BetweenExpression : ParsedExpression {
 };
 
 // x [NOT] IN (v, ...) or x [NOT] IN (query): exactly one of values / subquery is set.
+// x [NOT] IN (list | subquery); also `x op ANY|SOME|ALL (subquery)` (quantifier set).
 struct InExpression : ParsedExpression {
   explicit InExpression(size_t pos) : ParsedExpression(ExprKind::kIn, pos) {}
   ExprPtr input;
   std::vector<ExprPtr> values;
   QueryPtr subquery;
   bool negated = false;
+  std::string quantifier;    // "" (IN), "ANY" or "ALL"
+  std::string compare = "=";  // with a quantifier: the comparison operator
 };
 
 // x [NOT] LIKE|ILIKE pattern [ESCAPE e].
@@ -310,6 +316,49 @@ struct OrderByItem {
   NullsOrder nulls = NullsOrder::kDefault;
 };
 
+// ---------------------------------------------------------------------------------------------
+// Windows (OVER clauses, WINDOW definitions)
+
+enum class FrameUnit : uint8_t { kRows, kRange };
+enum class FrameBoundKind : uint8_t {
+  kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing,
+};
+
+// One end of a frame; `offset` is set for kPreceding / kFollowing only.
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::kCurrentRow;
+  ExprPtr offset;
+};
+
+// ROWS|RANGE BETWEEN start AND end (a single bound `ROWS start` has end CURRENT ROW).
+struct WindowFrame {
+  FrameUnit unit = FrameUnit::kRange;
+  FrameBound start;
+  FrameBound end;
+};
+
+// OVER (...) or the body of WINDOW name AS (...). `base` names a WINDOW definition this one
+// extends (OVER w, OVER (w ORDER BY x)); empty when none.
+struct WindowSpec {
+  std::string base;
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderByItem> order_by;
+  std::optional<WindowFrame> frame;
+  int height = 1;
+
+  std::string ToString() const;  // "(...)", or the bare name for OVER w
+};
+
+// A GROUP BY element that expands to several grouping sets: ROLLUP (a, (b, c)), CUBE (...),
+// GROUPING SETS ((a, b), a, ()). `items` are ROLLUP's / CUBE's arguments (each a list of
+// expressions) or the grouping sets themselves.
+struct GroupingElement {
+  enum class Kind : uint8_t { kRollup, kCube, kGroupingSets };
+  Kind kind = Kind::kRollup;
+  std::vector<std::vector<ExprPtr>> items;
+  std::string ToString() const;
+};
+
 // WITH name [(columns)] AS (query).
 struct CommonTableExpr {
   std::string name;
@@ -356,7 +405,11 @@ struct SelectNode : QueryNode {
   TableRefPtr from;  // null for SELECT without FROM
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // ROLLUP / CUBE / GROUPING SETS of the GROUP BY (after its plain expressions).
+  std::vector<GroupingElement> grouping_elements;
   ExprPtr having;
+  std::vector<std::pair<std::string, WindowSpec>> windows;  // WINDOW name AS (...), ...
+  ExprPtr qualify;                                          // QUALIFY predicate, else null
 };
 
 enum class SetOpKind : uint8_t { kUnion, kExcept, kIntersect };
@@ -436,6 +489,7 @@ struct TableFunctionRef : TableRef {
 struct SubqueryRef : TableRef {
   explicit SubqueryRef(size_t pos) : TableRef(TableRefKind::kSubquery, pos) {}
   QueryPtr query;
+  bool lateral = false;  // LATERAL (SELECT ...): may name columns of the tables left of it
 };
 
 // kCross also represents comma joins; kInner..kFull have exactly one of condition (ON) or

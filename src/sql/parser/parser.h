@@ -100,6 +100,12 @@ class Parser {
   Result<QueryPtr> ParseValues();
   Status ParseCtes(std::vector<CommonTableExpr>* ctes);
   Status ParseOrderBy(std::vector<OrderByItem>* items);
+  // --- windows and grouping sets (parser_window.cc)
+  Result<std::unique_ptr<WindowSpec>> ParseOver();       // after OVER: name or (spec)
+  Status ParseWindowSpecBody(WindowSpec* spec);          // inside the parentheses
+  Status ParseFrameBound(FrameBound* bound);
+  Status ParseGroupBy(SelectNode* node);                 // after GROUP BY
+  Status ParseWindowClause(SelectNode* node);            // after WINDOW
   Result<TableRefPtr> ParseFrom();
   Result<TableRefPtr> ParseJoinChain();
   Result<TableRefPtr> ParseTablePrimary();

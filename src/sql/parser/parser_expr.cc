@@ -134,6 +134,21 @@ Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
     else if (op == "/") bin->op = BinaryOp::kDivide;
     else if (op == "//") bin->op = BinaryOp::kIntegerDivide;
     else bin->op = BinaryOp::kModulo;
+    const bool comparison = bin->op == BinaryOp::kEqual || bin->op == BinaryOp::kNotEqual ||
+                            bin->op == BinaryOp::kLess || bin->op == BinaryOp::kLessEqual ||
+                            bin->op == BinaryOp::kGreater || bin->op == BinaryOp::kGreaterEqual;
+    if (comparison && (PeekKeyword("ANY") || PeekKeyword("SOME") || PeekKeyword("ALL")) && Peek(1).IsOperator("(")) {
+      // x op ANY|SOME|ALL (subquery)
+      auto e = Make<InExpression>(pos);
+      e->quantifier = PeekKeyword("ALL") ? "ALL" : "ANY";
+      Advance();
+      e->compare = BinaryOpSql(bin->op);
+      e->input = std::move(left);
+      bool matched = false;
+      RETURN_NOT_OK(ParseParenthesizedQueryIf(&e->subquery, &matched));
+      if (!matched) return SyntaxError();
+      return Finish(std::move(e));
+    }
     bin->left = std::move(left);
     ASSIGN_OR_RETURN(bin->right, ParseExpr(precedence + 1));
     return Finish(std::move(bin));
@@ -448,6 +463,9 @@ Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::strin
       fn->arg_names.push_back(std::move(arg_name));
     } while (AcceptOperator(","));
     RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  if (!table_function && AcceptKeyword("OVER")) {
+    ASSIGN_OR_RETURN(fn->over, ParseOver());
   }
   UpdateHeight(*fn);
   RETURN_NOT_OK(CheckHeight(fn->height, fn->position));

@@ -223,10 +223,14 @@ Result<QueryPtr> Parser::ParseSelect() {
   }
   if (AcceptKeyword("GROUP")) {
     RETURN_NOT_OK(ExpectKeyword("BY"));
-    ASSIGN_OR_RETURN(node->group_by, ParseExprList());
+    RETURN_NOT_OK(ParseGroupBy(node.get()));
   }
   if (AcceptKeyword("HAVING")) {
     ASSIGN_OR_RETURN(node->having, ParseExpr());
+  }
+  if (AcceptKeyword("WINDOW")) RETURN_NOT_OK(ParseWindowClause(node.get()));
+  if (AcceptKeyword("QUALIFY")) {
+    ASSIGN_OR_RETURN(node->qualify, ParseExpr());
   }
   return FinishQuery(std::move(node));
 }
@@ -322,6 +326,15 @@ Status Parser::ParseTableAlias(TableRef* ref) {
 
 Result<TableRefPtr> Parser::ParseTablePrimary() {
   SHOAL_ENTER_NESTING();
+  if (PeekKeyword("LATERAL") && PeekOperator("(", 1)) {
+    auto sub = std::make_unique<SubqueryRef>(Advance().offset);
+    sub->lateral = true;
+    bool matched = false;
+    RETURN_NOT_OK(ParseParenthesizedQueryIf(&sub->query, &matched));
+    if (!matched) return SyntaxError();
+    RETURN_NOT_OK(ParseTableAlias(sub.get()));
+    return FinishRef(std::move(sub));
+  }
   const Token& t = Peek();
   if (t.IsOperator("(")) {
     auto sub = std::make_unique<SubqueryRef>(t.offset);

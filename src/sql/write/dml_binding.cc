@@ -6,6 +6,7 @@
 #include "expr/evaluate.h"
 #include "sql/binder/binder.h"
 #include "sql/execution/executor.h"
+#include "sql/optimizer/decorrelation.h"
 #include "sql/optimizer/optimizer.h"
 #include "sql/parser/parser.h"
 #include "sql/execution/physical_planner.h"
@@ -54,6 +55,9 @@ Status DmlBinder::BindOnTable(const TableName& table, const std::string& alias,
     return Status::Binder("aggregate functions are not allowed in UPDATE or DELETE");
   }
   bound_items->assign(op->exprs.begin(), op->exprs.begin() + static_cast<long>(items.size()));
+  if (HasDependentJoin(*plan)) {
+    return Status::NotSupported("correlated subquery in UPDATE, DELETE or MERGE is not supported");
+  }
   op = op->children[0].get();
   if (where) {
     if (op->kind != LogicalKind::kFilter) return Status::Internal("DML binding: expected a filter for WHERE");
@@ -71,6 +75,7 @@ Result<LogicalPtr> DmlBinder::BindOnJoin(const TableRef& source, const TableName
                                          std::vector<expr::ExprPtr>* bound_items) {
   std::string sql = "SELECT " + Items(items) + " FROM " + source.ToString() + " CROSS JOIN " + Target(table, alias);
   ASSIGN_OR_RETURN(LogicalPtr plan, BindSelectText(sql));
+  if (HasDependentJoin(*plan)) return Status::NotSupported("correlated subquery in MERGE is not supported");
   if (plan->kind != LogicalKind::kProject || plan->children[0]->kind != LogicalKind::kJoin) {
     return Status::Binder("aggregate functions are not allowed in MERGE");
   }

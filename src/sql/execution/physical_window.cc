@@ -1,0 +1,204 @@
+#include "sql/execution/physical_window.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "expr/cast.h"
+#include "sql/binder/sort_order.h"
+#include "sql/execution/group_hash_table.h"
+#include "sql/execution/physical_sort.h"
+#include "sql/execution/thread_pool.h"
+#include "sql/execution/window_evaluator.h"
+
+namespace shoal::sql {
+
+using columnar::Vector;
+using columnar::VectorPtr;
+
+namespace {
+
+// Buckets the PARTITION BY key hashes into: enough tasks to balance two to a few dozen workers.
+constexpr int kPartitionBuckets = 64;
+
+struct WindowLocal : LocalSinkState {
+  explicit WindowLocal(int64_t ts) : eval(ts) {}
+  expr::EvalContext eval;
+  std::vector<Chunk> chunks;
+  std::vector<std::vector<uint16_t>> bucket_of;
+  RowKeys keys;
+};
+
+}  // namespace
+
+PhysicalWindow::PhysicalWindow(columnar::SchemaPtr schema, size_t input_width, std::vector<expr::ExprPtr> partition_by,
+                               std::vector<SortKey> order, std::vector<WindowCall> calls)
+    : PhysicalOperator(std::move(schema)),
+      input_width_(input_width),
+      partition_by_(std::move(partition_by)),
+      order_(std::move(order)),
+      calls_(std::move(calls)) {
+  for (const auto& p : partition_by_) evaluated_.push_back(p);
+  for (const auto& k : order_) evaluated_.push_back(k.expr);
+  for (const auto& c : calls_) {
+    for (const auto& a : c.args) evaluated_.push_back(a);
+  }
+  buckets_ = partition_by_.empty() ? 1 : kPartitionBuckets;
+}
+
+std::string PhysicalWindow::Details() const {
+  std::string s = "partition=[";
+  for (size_t i = 0; i < partition_by_.size(); ++i) s += (i ? ", " : "") + partition_by_[i]->ToString();
+  s += "] order=[";
+  for (size_t i = 0; i < order_.size(); ++i) {
+    s += (i ? ", " : "") + order_[i].expr->ToString() + (order_[i].descending ? " DESC" : " ASC");
+  }
+  s += "] windows=[";
+  for (size_t i = 0; i < calls_.size(); ++i) s += (i ? ", " : "") + calls_[i].display;
+  return s + "]";
+}
+
+Result<std::unique_ptr<LocalSinkState>> PhysicalWindow::MakeLocalSink(ExecContext& ctx, int) {
+  return std::unique_ptr<LocalSinkState>(new WindowLocal(ctx.statement_timestamp));
+}
+
+Status PhysicalWindow::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+  auto* l = static_cast<WindowLocal*>(local);
+  const auto& b = *chunk.batch;
+  std::vector<VectorPtr> cols(b.columns.begin(), b.columns.begin() + input_width_);
+  for (const auto& e : evaluated_) {
+    if (e->kind == expr::ExprKind::kColumnRef) {
+      cols.push_back(b.columns[e->column]);
+    } else {
+      ASSIGN_OR_RETURN(auto v, expr::Evaluate(*e, b, l->eval));
+      cols.push_back(std::move(v));
+    }
+  }
+  std::vector<uint16_t> bucket(b.num_rows, 0);
+  if (buckets_ > 1) {
+    std::vector<const Vector*> keys;
+    for (size_t i = 0; i < partition_by_.size(); ++i) keys.push_back(cols[input_width_ + i].get());
+    l->keys.Encode(keys, b.num_rows);
+    for (int64_t i = 0; i < b.num_rows; ++i) {
+      bucket[i] = static_cast<uint16_t>((l->keys.hash(i) >> 32) % static_cast<uint64_t>(buckets_));
+    }
+  }
+  l->chunks.push_back({std::make_shared<columnar::RecordBatch>(nullptr, std::move(cols), b.num_rows), chunk.order});
+  l->bucket_of.push_back(std::move(bucket));
+  return Status::OK();
+}
+
+Status PhysicalWindow::Combine(ExecContext&, LocalSinkState* local, int) {
+  auto* l = static_cast<WindowLocal*>(local);
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < l->chunks.size(); ++i) {
+    chunks_.push_back(std::move(l->chunks[i]));
+    bucket_of_.push_back(std::move(l->bucket_of[i]));
+  }
+  return Status::OK();
+}
+
+Result<columnar::BatchPtr> PhysicalWindow::EvaluateBucket(const std::vector<VectorPtr>& all,
+                                                          const std::vector<uint32_t>& rows) const {
+  const int64_t n = static_cast<int64_t>(rows.size());
+  std::vector<VectorPtr> cols;
+  for (const auto& c : all) cols.push_back(columnar::Gather(*c, rows.data(), n));
+  // Sort by partition keys, then order keys (stable: ties keep input order).
+  const size_t np = partition_by_.size(), no = order_.size();
+  std::vector<const Vector*> keys;
+  std::vector<SortSpec> specs;
+  for (size_t i = 0; i < np; ++i) {
+    keys.push_back(cols[input_width_ + i].get());
+    specs.push_back({false, true});
+  }
+  for (size_t i = 0; i < no; ++i) {
+    keys.push_back(cols[input_width_ + np + i].get());
+    specs.push_back({order_[i].descending, order_[i].nulls_first});
+  }
+  if (!keys.empty()) {
+    std::vector<uint32_t> idx = SortIndices(keys, specs, n);
+    for (auto& c : cols) c = columnar::Gather(*c, idx.data(), n);
+  }
+  std::vector<const Vector*> part, order;
+  std::vector<SortSpec> order_specs;
+  for (size_t i = 0; i < np; ++i) part.push_back(cols[input_width_ + i].get());
+  for (size_t i = 0; i < no; ++i) {
+    order.push_back(cols[input_width_ + np + i].get());
+    order_specs.push_back(specs[np + i]);
+  }
+  VectorPtr range_key;
+  for (const auto& c : calls_) {
+    const BoundFrame& f = c.frame;
+    bool offsets = !f.rows && (f.start == FrameBoundType::kPreceding || f.start == FrameBoundType::kFollowing ||
+                               f.end == FrameBoundType::kPreceding || f.end == FrameBoundType::kFollowing);
+    if (offsets && !range_key && no == 1) {
+      ASSIGN_OR_RETURN(range_key, expr::CastVector(cols[input_width_ + np], columnar::Float64()));
+    }
+  }
+  WindowEvaluator eval(part, order, order_specs, range_key.get(), n);
+  std::vector<VectorPtr> out(cols.begin(), cols.begin() + input_width_);
+  size_t arg = input_width_ + np + no;
+  for (const auto& c : calls_) {
+    std::vector<const Vector*> args;
+    for (size_t a = 0; a < c.args.size(); ++a) args.push_back(cols[arg++].get());
+    ASSIGN_OR_RETURN(VectorPtr v, eval.Evaluate(c, args));
+    out.push_back(std::move(v));
+  }
+  return std::make_shared<columnar::RecordBatch>(schema(), std::move(out), n);
+}
+
+Status PhysicalWindow::Finalize(ExecContext& ctx) {
+  if (chunks_.empty()) return Status::OK();
+  std::vector<columnar::BatchPtr> batches;
+  std::vector<uint16_t> bucket;
+  // Input order (the chunks' order keys) decides between rows that tie in the ORDER BY.
+  std::vector<size_t> perm(chunks_.size());
+  for (size_t i = 0; i < perm.size(); ++i) perm[i] = i;
+  std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return chunks_[a].order < chunks_[b].order; });
+  const size_t width = input_width_ + evaluated_.size();
+  for (size_t i : perm) {
+    batches.push_back(chunks_[i].batch);
+    bucket.insert(bucket.end(), bucket_of_[i].begin(), bucket_of_[i].end());
+  }
+  auto cols = ConcatColumns(batches, width);
+  chunks_.clear();
+  bucket_of_.clear();
+  std::vector<std::vector<uint32_t>> rows(buckets_);
+  for (size_t i = 0; i < bucket.size(); ++i) rows[bucket[i]].push_back(static_cast<uint32_t>(i));
+  std::vector<columnar::BatchPtr> results(buckets_);
+  std::vector<Status> errors(buckets_);
+  std::atomic<int> next{0};
+  auto work = [&](int) {
+    for (int b; (b = next.fetch_add(1)) < buckets_;) {
+      if (rows[b].empty()) continue;
+      Status interrupted = ctx.CheckInterrupt();
+      if (!interrupted.ok()) {
+        errors[b] = interrupted;
+        continue;
+      }
+      auto r = EvaluateBucket(cols, rows[b]);
+      if (r.ok()) {
+        results[b] = std::move(r).value();
+      } else {
+        errors[b] = r.status();
+      }
+    }
+  };
+  const int workers = ctx.pool ? std::max(1, std::min(ctx.threads, buckets_)) : 1;
+  if (workers > 1) {
+    ctx.pool->Run(workers, work);
+  } else {
+    work(0);
+  }
+  for (const auto& st : errors) RETURN_NOT_OK(st);
+  for (const auto& r : results) {
+    if (!r) continue;
+    for (auto& b : SplitBatch(r, ctx.batch_size)) result_.push_back(std::move(b));
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<SourceState>> PhysicalWindow::OpenSource(ExecContext&) {
+  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+}
+
+}  // namespace shoal::sql
