@@ -43,6 +43,9 @@ LogicalPtr LogicalOperator::Clone() const {
   op->subquery = subquery;
   op->set_op = set_op;
   op->all = all;
+  op->partition_by = partition_by;
+  op->windows = windows;
+  op->expand_sets = expand_sets;
   for (const auto& c : children) op->children.push_back(c->Clone());
   return op;
 }

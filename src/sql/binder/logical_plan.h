@@ -121,7 +121,8 @@ struct LogicalOperator {
   std::vector<std::vector<expr::ExprPtr>> expand_sets;
 
   columnar::SchemaPtr Schema() const;
-  // A deep copy of the tree (expressions and sources are immutable and shared).
+  // A deep copy of the tree (expressions and sources are immutable and shared). A new field
+  // must be copied here too.
   LogicalPtr Clone() const;
   // Indented tree, one operator a line (EXPLAIN of the logical plan, tests).
   std::string ToString(int indent = 0) const;

@@ -37,6 +37,13 @@ bool TreeRefersTo(const LogicalOperator& op, const std::vector<int>& ids) {
   for (const auto& k : op.sort_keys) {
     if (RefersTo(*k.expr, ids)) return true;
   }
+  if (AnyRefers(op.partition_by, ids)) return true;
+  for (const auto& w : op.windows) {
+    if (AnyRefers(w.args, ids)) return true;
+  }
+  for (const auto& set : op.expand_sets) {
+    if (AnyRefers(set, ids)) return true;
+  }
   if (op.subquery) {
     if (AnyRefers(op.subquery->outer_exprs, ids) || (op.subquery->needle && RefersTo(*op.subquery->needle, ids))) {
       return true;
