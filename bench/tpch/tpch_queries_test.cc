@@ -25,9 +25,6 @@ constexpr double kQueryBudgetSeconds = 60;
 
 // Queries shoal does not run yet, and the error each fails with today (issue 23).
 const std::map<std::string, std::string> kKnownGaps = {
-    {"q01", "ParserException"},  // interval '90' day (3): the interval field's precision
-    {"q15", "ParserException"},  // CREATE VIEW
-    {"q22", "ParserException"},  // substring(s FROM a FOR b)
 };
 
 std::string ReadFile(const std::string& path) {

@@ -4,7 +4,9 @@
 // planning aggregates, DISTINCT, ORDER BY/LIMIT, joins, set operations, VALUES and CTEs.
 //
 // Uncorrelated subqueries (scalar, IN, EXISTS) are planned and run once through the
-// SubqueryRunner while binding; their results are substituted as literals. A correlated
+// SubqueryRunner while binding; their results are substituted as literals. So are recursive
+// CTEs: iterated to their fixpoint through the runner (binder_recursive.cc). Views are
+// re-parsed from their stored text and bound in place (binder_view.cc). A correlated
 // subquery (one naming a column of an enclosing query, at any depth) becomes a dependent
 // join (logical_plan.h SubqueryInfo) of the plan its expression is evaluated on; its outer
 // column uses are outer references. optimizer/decorrelation.h turns these into plain joins.
@@ -21,6 +23,7 @@
 #include "expr/expr.h"
 #include "sql/parser/ast.h"
 #include "sql/binder/logical_plan.h"
+#include "sql/binder/view_catalog.h"
 
 namespace shoal::sql {
 
@@ -103,6 +106,9 @@ class Binder {
   // Resolves base table names (Delta tables); without one, they do not exist. Not owned.
   void set_catalog(const Catalog* catalog) { catalog_ = catalog; }
 
+  // Binds as the body of view `name` (CREATE VIEW): a reference to that view is an error.
+  void set_defining_view(std::string name) { binding_views_.push_back(std::move(name)); }
+
   // Binds a query to a plan whose output columns carry the result names.
   Result<LogicalPtr> BindQuery(const QueryNode& query);
 
@@ -127,6 +133,16 @@ class Binder {
   Result<LogicalPtr> BindNamedQuery(const QueryNode& query, const std::string& alias,
                                     const std::vector<std::string>& column_aliases, Scope* scope);
   const CommonTableExpr* FindCte(const std::string& name) const;
+  // A view from the catalog: its stored text parsed and bound apart from the query around it,
+  // output columns named as stored (binder_view.cc).
+  Result<LogicalPtr> BindView(const ViewDefinition& view);
+  // A WITH RECURSIVE entry: the anchor run, then the recursive term run on the working table
+  // until it adds no rows; bound as VALUES of the rows, columns named by the CTE
+  // (binder_recursive.cc).
+  Result<LogicalPtr> BindRecursiveCte(const CommonTableExpr& cte);
+  // The working table of a recursive CTE being iterated, when `name` refers to one: nullptr,
+  // else its rows as VALUES (or an error for a reference where recursion is not allowed).
+  Result<LogicalPtr> BindWorkingTableRef(const std::string& name);
   // The right side of a join, LATERAL (binder_subquery.cc): *info is set when it names
   // columns of the left side (`lctx`); the join then is a dependent join.
   Result<LogicalPtr> BindLateral(const TableRef& ref, ExprContext& lctx, Scope* scope,
@@ -166,6 +182,17 @@ class Binder {
   std::vector<const std::vector<CommonTableExpr>*> ctes_;
   // CTEs being bound (to reject recursion).
   std::vector<std::string> binding_ctes_;
+  // Views being bound, innermost last (to reject a view that reads itself).
+  std::vector<std::string> binding_views_;
+  // The working tables of recursive CTEs being iterated, innermost last (binder_recursive.cc).
+  struct WorkingTable {
+    std::string name;
+    bool allowed = false;               // false: in the anchor, or not a UNION form
+    columnar::BatchPtr rows;            // the previous iteration's new rows
+    std::vector<columnar::Field> columns;
+    int references = 0;
+  };
+  std::vector<WorkingTable*> working_tables_;
   // Subqueries being bound, outermost first: the context of the expression each sits in, and
   // the correlations found for it.
   struct SubqueryFrame {

@@ -2,6 +2,7 @@
 #include <strings.h>
 
 #include "sql/binder/binder.h"
+#include "sql/binder/catalog.h"
 
 namespace shoal::sql {
 
@@ -22,6 +23,68 @@ Status RenameColumns(LogicalOperator* plan, const std::vector<std::string>& alia
   }
   for (size_t i = 0; i < aliases.size(); ++i) plan->columns[i].name = aliases[i];
   return Status::OK();
+}
+
+// The columns of a NATURAL join: the names visible on both sides, in the left side's order.
+std::vector<std::string> NaturalJoinColumns(const Scope& left, const Scope& right) {
+  std::vector<std::string> out;
+  for (const auto& l : left.columns) {
+    if (l.hidden) continue;
+    bool dup = false;
+    for (const auto& o : out) dup = dup || NameEq(o, l.name);
+    if (dup) continue;
+    for (const auto& r : right.columns) {
+      if (!r.hidden && NameEq(r.name, l.name)) {
+        out.push_back(l.name);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// A RIGHT or FULL join's USING columns, merged as SQL merges them: the right value (RIGHT) or
+// COALESCE(left, right) (FULL; a projection adds it), unqualified and at the left column's place;
+// the left and right columns stay reachable qualified (hidden).
+Result<LogicalPtr> MergeUsingColumns(LogicalPtr join, const std::vector<std::pair<int, int>>& pairs,
+                                     Scope* scope) {
+  const bool full = join->join_type == LogicalJoinType::kFull;
+  std::vector<ScopeColumn> merged;
+  std::vector<expr::ExprPtr> exprs;
+  std::vector<std::string> names;
+  if (full) {
+    for (size_t i = 0; i < join->columns.size(); ++i) {
+      const auto& f = join->columns[i];
+      exprs.push_back(expr::ColumnRef(static_cast<int>(i), f.type, f.name, f.nullable));
+      names.push_back(f.name);
+    }
+  }
+  for (const auto& [li, ri] : pairs) {
+    const ScopeColumn& l = scope->columns[li];
+    const ScopeColumn& r = scope->columns[ri];
+    ScopeColumn m{"", l.name, r.index, r.type, true, false};
+    if (full) {
+      ASSIGN_OR_RETURN(auto coalesce, expr::Call("coalesce", {expr::ColumnRef(l.index, l.type, l.name, true),
+                                                              expr::ColumnRef(r.index, r.type, r.name, true)}));
+      m.index = static_cast<int>(exprs.size());
+      m.type = coalesce->type;
+      exprs.push_back(coalesce);
+      names.push_back(l.name);
+    }
+    merged.push_back(m);
+  }
+  std::vector<ScopeColumn> columns;
+  for (size_t p = 0; p < scope->columns.size(); ++p) {
+    columns.push_back(scope->columns[p]);
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      if (pairs[k].first != static_cast<int>(p)) continue;
+      columns.back().hidden = true;
+      columns.push_back(merged[k]);
+    }
+  }
+  scope->columns = std::move(columns);
+  if (!full) return join;
+  return MakeProject(std::move(join), std::move(exprs), std::move(names));
 }
 
 void AddToScope(const LogicalOperator& plan, const std::string& table, Scope* scope) {
@@ -49,8 +112,21 @@ Result<LogicalPtr> Binder::BindTableRef(const TableRef& ref, Scope* scope) {
     case TableRefKind::kBaseTable: {
       const auto& b = ref.As<BaseTableRef>();
       if (!b.name.IsPath() && b.name.parts.size() == 1) {
+        ASSIGN_OR_RETURN(LogicalPtr working, BindWorkingTableRef(b.name.parts[0]));
+        if (working) {
+          if (b.time_travel) return Status::Binder("time travel is not possible on a CTE");
+          RETURN_NOT_OK(RenameColumns(working.get(), ref.column_aliases, "table \"" + b.name.parts[0] + "\""));
+          AddToScope(*working, ref.alias.empty() ? b.name.parts[0] : ref.alias, scope);
+          return working;
+        }
         if (const CommonTableExpr* cte = FindCte(b.name.parts[0])) {
           if (b.time_travel) return Status::Binder("time travel is not possible on a CTE");
+          if (cte->recursive) {
+            ASSIGN_OR_RETURN(LogicalPtr p, BindRecursiveCte(*cte));
+            RETURN_NOT_OK(RenameColumns(p.get(), ref.column_aliases, "table \"" + cte->name + "\""));
+            AddToScope(*p, ref.alias.empty() ? cte->name : ref.alias, scope);
+            return p;
+          }
           binding_ctes_.push_back(cte->name);
           // The CTE's own WITH list must not see itself or later CTEs: bind it with the CTE
           // stack as it is (recursion is rejected by binding_ctes_).
@@ -64,7 +140,17 @@ Result<LogicalPtr> Binder::BindTableRef(const TableRef& ref, Scope* scope) {
           return p;
         }
       }
-      if (catalog_) return BindCatalogTable(b, ref, scope);
+      if (catalog_) {
+        ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog_->FindView(b.name));
+        if (view) {
+          if (b.time_travel) return Status::Binder("time travel is not possible on view " + view->name);
+          ASSIGN_OR_RETURN(LogicalPtr p, BindView(*view));
+          RETURN_NOT_OK(RenameColumns(p.get(), ref.column_aliases, "view \"" + view->name + "\""));
+          AddToScope(*p, ref.alias.empty() ? view->name : ref.alias, scope);
+          return p;
+        }
+        return BindCatalogTable(b, ref, scope);
+      }
       return Status::Catalog("Table with name " + b.name.ToString() + " does not exist!");
     }
     case TableRefKind::kTableFunction: return BindTableFunction(ref.As<TableFunctionRef>(), scope);
@@ -154,11 +240,16 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
     case JoinType::kLeft: op->join_type = LogicalJoinType::kLeft; break;
     case JoinType::kRight: op->join_type = LogicalJoinType::kRight; break;
     case JoinType::kFull: op->join_type = LogicalJoinType::kFull; break;
+    case JoinType::kSemi: op->join_type = LogicalJoinType::kSemi; break;
+    case JoinType::kAnti: op->join_type = LogicalJoinType::kAnti; break;
   }
+  const bool left_only = op->join_type == LogicalJoinType::kSemi || op->join_type == LogicalJoinType::kAnti;
+  const std::vector<std::string>& using_columns = join.natural ? NaturalJoinColumns(ls, rs) : join.using_columns;
   expr::ExprPtr cond;
-  if (!join.using_columns.empty()) {
+  std::vector<std::pair<int, int>> using_pairs;  // (left, right) positions in `combined`
+  if (!using_columns.empty()) {
     std::vector<expr::ExprPtr> eqs;
-    for (const auto& name : join.using_columns) {
+    for (const auto& name : using_columns) {
       auto find = [&](const Scope& s, int offset, const char* side) -> Result<int> {
         int found = -1;
         for (size_t i = 0; i < s.columns.size(); ++i) {
@@ -176,8 +267,9 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
       ASSIGN_OR_RETURN(auto eq, expr::Call("=", {expr::ColumnRef(lc.index, lc.type, lc.name, lc.nullable),
                                                  expr::ColumnRef(rc.index, rc.type, rc.name, rc.nullable)}));
       eqs.push_back(eq);
-      // The merged column is the left one, except for a RIGHT join.
-      combined.columns[op->join_type == LogicalJoinType::kRight ? li : ri].hidden = true;
+      using_pairs.emplace_back(li, ri);
+      // The merged column is the left one (RIGHT and FULL joins: see MergeUsingColumns).
+      combined.columns[ri].hidden = true;
     }
     ASSIGN_OR_RETURN(cond, expr::And(eqs));
   } else if (join.condition) {
@@ -191,13 +283,14 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
     }
   }
   op->columns = left->columns;
-  for (const auto& f : right->columns) op->columns.push_back(f);
+  if (!left_only) {
+    for (const auto& f : right->columns) op->columns.push_back(f);
+  }
   bool left_nullable = op->join_type == LogicalJoinType::kRight || op->join_type == LogicalJoinType::kFull;
   bool right_nullable = op->join_type == LogicalJoinType::kLeft || op->join_type == LogicalJoinType::kFull;
   for (int i = 0; i < static_cast<int>(op->columns.size()); ++i) {
     if (i < lw ? left_nullable : right_nullable) op->columns[i].nullable = true;
   }
-  for (auto& c : combined.columns) c.nullable = op->columns[c.index].nullable;
   op->children.push_back(std::move(left));
   op->children.push_back(std::move(right));
   if (lateral_info) {  // a dependent join: decorrelation plans the ON condition with it
@@ -206,8 +299,18 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
   } else if (cond) {
     RETURN_NOT_OK(AddJoinCondition(op.get(), cond));
   }
+  if (left_only) {
+    *scope = std::move(ls);  // the right side was visible to the condition only
+    return LogicalPtr(std::move(op));
+  }
+  for (auto& c : combined.columns) c.nullable = op->columns[c.index].nullable;
+  LogicalPtr plan(std::move(op));
+  if (!using_pairs.empty() &&
+      (plan->join_type == LogicalJoinType::kRight || plan->join_type == LogicalJoinType::kFull)) {
+    ASSIGN_OR_RETURN(plan, MergeUsingColumns(std::move(plan), using_pairs, &combined));
+  }
   *scope = std::move(combined);
-  return LogicalPtr(std::move(op));
+  return plan;
 }
 
 }  // namespace shoal::sql

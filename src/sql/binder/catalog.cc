@@ -28,6 +28,12 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
   return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString(), fs_));
 }
 
+Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) const {
+  // A catalog without a file system (table expressions bind against a schema alone) has none.
+  if (!fs_ || name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
+  return ReadView(*fs_, warehouse_, name.parts[0]);
+}
+
 Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columnar::Value& v) {
   scan::TimeTravel at;
   if (v.is_null()) return Status::InvalidArgument("time travel target must not be NULL");

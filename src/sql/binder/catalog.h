@@ -1,6 +1,7 @@
 // Catalog: resolves base table names in FROM to Delta table sources. A name `t` is the Delta
 // table in `<warehouse>/t` (a directory holding `_delta_log`); delta.`/path` is the table at
-// that path. Time travel (VERSION / TIMESTAMP AS OF) selects the snapshot.
+// that path; a one-part name may also be a view (`<warehouse>/_shoal/views`). Time travel
+// (VERSION / TIMESTAMP AS OF) selects the snapshot.
 //
 // A session with open transactions installs a hook so names resolve to the transaction's view
 // of the table (read-your-writes, reads recorded in its read set).
@@ -10,11 +11,13 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "io/file_system.h"
 #include "scan/delta_scan.h"
 #include "sql/parser/ast.h"
+#include "sql/binder/view_catalog.h"
 #include "sql/functions/table_function.h"
 
 namespace shoal::sql {
@@ -35,6 +38,9 @@ class Catalog {
   // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
   Result<std::shared_ptr<const TableSource>> ResolveTable(const TableName& name,
                                                           const scan::TimeTravel& at) const;
+  // The view a one-part name refers to (view_catalog.h), or nullopt (always without a file
+  // system).
+  Result<std::optional<ViewDefinition>> FindView(const TableName& name) const;
 
  private:
   std::shared_ptr<io::FileSystem> fs_;

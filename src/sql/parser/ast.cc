@@ -486,7 +486,7 @@ std::string ParsedExpression::ToString() const {
 std::string QueryNode::ToString() const {
   std::string out;
   if (!ctes.empty()) {
-    out += "WITH ";
+    out += ctes[0].recursive ? "WITH RECURSIVE " : "WITH ";
     for (size_t i = 0; i < ctes.size(); ++i) {
       if (i) out += ", ";
       out += QuoteIdentifier(ctes[i].name);
@@ -591,8 +591,10 @@ std::string TableRef::ToString() const {
         case JoinType::kRight: op = " RIGHT JOIN "; break;
         case JoinType::kFull: op = " FULL JOIN "; break;
         case JoinType::kCross: op = " CROSS JOIN "; break;
+        case JoinType::kSemi: op = " SEMI JOIN "; break;
+        case JoinType::kAnti: op = " ANTI JOIN "; break;
       }
-      std::string out = j.left->ToString() + op + right;
+      std::string out = j.left->ToString() + (j.natural ? " NATURAL" : "") + op + right;
       if (j.condition) out += " ON " + j.condition->ToString();
       if (!j.using_columns.empty()) out += " USING (" + IdentList(j.using_columns) + ")";
       return out;
@@ -799,6 +801,8 @@ std::string Statement::ToString() const {
       return std::string("DROP TABLE ") + (s.if_exists ? "IF EXISTS " : "") + s.name.ToString();
     }
     case StatementKind::kShowTables: return "SHOW TABLES";
+    case StatementKind::kCreateView:
+    case StatementKind::kDropView: return ViewStatementToString(*this);
     case StatementKind::kDescribe: {
       const auto& s = As<DescribeStatement>();
       using K = DescribeStatement::Kind;

@@ -64,12 +64,12 @@ std::string JoinNameParts(const std::vector<std::string>& parts);
 
 // Names a SQL type as written, canonicalized: `name` is one of BOOLEAN, TINYINT, SMALLINT,
 // INT, BIGINT, FLOAT, DOUBLE, DECIMAL, STRING, BINARY, DATE, TIMESTAMP, TIMESTAMP_NTZ, ARRAY,
-// STRUCT, MAP (aliases BYTE, SHORT, INTEGER, LONG, REAL, NUMERIC, DEC, VARCHAR, TEXT, BLOB map
-// onto these). The binder maps it to a columnar type.
+// STRUCT, MAP (aliases BYTE, SHORT, INTEGER, LONG, REAL, NUMERIC, DEC, VARCHAR, CHAR,
+// CHARACTER [VARYING], TEXT, BLOB map onto these). The binder maps it to a columnar type.
 struct TypeName {
   std::string name;
   // DECIMAL: {precision, scale}, always both (default {10, 0}; 1 <= p <= 38, 0 <= s <= p).
-  // STRING: {max_length} when written VARCHAR(n)/STRING(n), else empty.
+  // STRING: {max_length} when written VARCHAR(n)/CHAR(n)/STRING(n), else empty (not enforced).
   std::vector<int64_t> params;
   // ARRAY: {element}; MAP: {key, value}; STRUCT: the field types, named by field_names.
   std::vector<TypeName> children;
@@ -359,9 +359,12 @@ struct GroupingElement {
   std::string ToString() const;
 };
 
-// WITH name [(columns)] AS (query).
+// WITH [RECURSIVE] name [(columns)] AS (query).
 struct CommonTableExpr {
   std::string name;
+  // Written in a WITH RECURSIVE list (every entry of that list): the query may name the CTE
+  // itself on the right of a top-level UNION [ALL].
+  bool recursive = false;
   std::vector<std::string> columns;  // empty when not written
   QueryPtr query;
   size_t position = 0;
@@ -492,13 +495,15 @@ struct SubqueryRef : TableRef {
   bool lateral = false;  // LATERAL (SELECT ...): may name columns of the tables left of it
 };
 
-// kCross also represents comma joins; kInner..kFull have exactly one of condition (ON) or
-// using_columns (USING).
-enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross };
+// kCross also represents comma joins; the others have at most one of condition (ON) or
+// using_columns (USING), none when natural; only kInner may have neither (Spark's JOIN without
+// a condition). kSemi/kAnti ([LEFT] SEMI|ANTI JOIN) output the left columns only.
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti };
 
 struct JoinRef : TableRef {
   explicit JoinRef(size_t pos) : TableRef(TableRefKind::kJoin, pos) {}
   JoinType type = JoinType::kInner;
+  bool natural = false;  // NATURAL: USING the columns both sides have (binder)
   TableRefPtr left;
   TableRefPtr right;
   ExprPtr condition;
@@ -511,7 +516,7 @@ struct JoinRef : TableRef {
 enum class StatementKind : uint8_t {
   kSelect, kExplain, kCreateTable, kDropTable, kShowTables, kDescribe, kInsert, kDelete,
   kUpdate, kMerge, kOptimize, kReorg, kVacuum, kRestore, kAlterTable, kTransaction, kSet,
-  kReset, kCopy,
+  kReset, kCopy, kCreateView, kDropView,
 };
 
 struct Statement {
@@ -776,3 +781,5 @@ struct CopyStatement : Statement {
 };
 
 }  // namespace shoal::sql
+
+#include "sql/parser/ast_view.h"  // IWYU pragma: export

@@ -17,7 +17,8 @@ struct TypeAlias {
   std::string_view canonical;
 };
 
-constexpr std::array<TypeAlias, 27> kTypeAliases = {{
+constexpr std::array<TypeAlias, 29> kTypeAliases = {{
+    {"CHAR", "STRING"},       {"CHARACTER", "STRING"},
     {"BOOLEAN", "BOOLEAN"},   {"BOOL", "BOOLEAN"},        {"TINYINT", "TINYINT"},
     {"BYTE", "TINYINT"},      {"SMALLINT", "SMALLINT"},   {"SHORT", "SMALLINT"},
     {"INT", "INT"},           {"INTEGER", "INT"},         {"BIGINT", "BIGINT"},
@@ -248,6 +249,8 @@ Result<TypeName> Parser::ParseType() {
     Advance();
     type.name = std::string(alias->canonical);
     if (type.name == "DOUBLE") AcceptKeyword("PRECISION");
+    // CHAR(n), CHARACTER(n), CHAR VARYING(n), CHARACTER VARYING(n): strings (doc/sql.md).
+    if (start.IsKeyword("CHAR") || start.IsKeyword("CHARACTER")) AcceptKeyword("VARYING");
     if (type.name == "ARRAY") {
       RETURN_NOT_OK(ExpectOperator("<"));
       ASSIGN_OR_RETURN(TypeName child, ParseType());

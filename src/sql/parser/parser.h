@@ -1,7 +1,8 @@
 // Recursive-descent parser from SQL text to the AST of ast.h. Entry points are the free
 // functions; the Parser class holds the state of one parse and is split over
 // parser.cc (tokens, errors, types, statement list), parser_expr.cc, parser_select.cc
-// (queries and FROM), parser_statement.cc (DML and utility) and parser_ddl.cc (CREATE/ALTER).
+// (queries and FROM), parser_statement.cc (DML and utility), parser_ddl.cc (CREATE/ALTER) and
+// parser_view.cc (CREATE/DROP VIEW).
 #pragma once
 
 #include <string_view>
@@ -81,6 +82,12 @@ class Parser {
   Result<ExprPtr> ParseCast(bool try_cast);
   Result<ExprPtr> ParseInterval();
   Result<ExprPtr> ParseStructLiteral();
+  // SQL's keyword forms of substring and trim (parser_expr.cc); null when the call is to be
+  // parsed as an ordinary call (the position is then unchanged).
+  Result<ExprPtr> ParseSubstringFrom();
+  Result<ExprPtr> ParseTrimFrom();
+  // The rest of `name(first, e2, ...)` after its first argument, as an ordinary call.
+  Result<ExprPtr> FinishPlainCall(const Token& name, ExprPtr first);
   int InfixPrecedence() const;  // of the operator at the current token, 0 when none
   Result<ExprPtr> ParseInfix(ExprPtr left, int precedence);
   Result<ExprPtr> ParseIn(ExprPtr left, bool negated, size_t pos);
@@ -100,6 +107,11 @@ class Parser {
   Result<QueryPtr> ParseValues();
   Status ParseCtes(std::vector<CommonTableExpr>* ctes);
   Status ParseOrderBy(std::vector<OrderByItem>* items);
+  // FETCH FIRST|NEXT at Peek(ahead); FETCH ... ONLY into query->limit.
+  bool IsFetchStart(size_t ahead) const;
+  Status ParseFetch(QueryNode* query);
+  // [LEFT] SEMI|ANTI JOIN at Peek(ahead).
+  bool IsSemiAntiJoinStart(size_t ahead) const;
   // --- windows and grouping sets (parser_window.cc)
   Result<std::unique_ptr<WindowSpec>> ParseOver();       // after OVER: name or (spec)
   Status ParseWindowSpecBody(WindowSpec* spec);          // inside the parentheses
@@ -136,6 +148,9 @@ class Parser {
   Result<StatementPtr> ParseCopy();
   Result<StatementPtr> ParseCreate();
   Result<StatementPtr> ParseDrop();
+  // CREATE [OR REPLACE] VIEW after CREATE [OR REPLACE]; DROP VIEW after DROP (parser_view.cc).
+  Result<StatementPtr> ParseCreateView(size_t pos, bool or_replace);
+  Result<StatementPtr> ParseDropView(size_t pos);
   Result<StatementPtr> ParseAlter();
   Result<ColumnDefinition> ParseColumnDefinition();
   Result<IdentitySpec> ParseIdentity(bool always);

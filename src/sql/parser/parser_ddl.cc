@@ -19,6 +19,10 @@ Result<StatementPtr> Parser::ParseCreate() {
     RETURN_NOT_OK(ExpectKeyword("REPLACE"));
     s->or_replace = true;
   }
+  if ((PeekKeyword("TEMPORARY") || PeekKeyword("TEMP")) && PeekKeyword("VIEW", 1)) {
+    return ErrorAt(Peek(), "CREATE TEMPORARY VIEW is not supported");
+  }
+  if (PeekKeyword("VIEW")) return ParseCreateView(s->position, s->or_replace);
   RETURN_NOT_OK(ExpectKeyword("TABLE"));
   if (PeekKeyword("IF")) {
     const Token& if_token = Advance();
@@ -154,7 +158,9 @@ Result<IdentitySpec> Parser::ParseIdentity(bool always) {
 }
 
 Result<StatementPtr> Parser::ParseDrop() {
-  auto s = Make<DropTableStatement>(Advance().offset);
+  const Token& drop = Advance();
+  if (PeekKeyword("VIEW")) return ParseDropView(drop.offset);
+  auto s = Make<DropTableStatement>(drop.offset);
   RETURN_NOT_OK(ExpectKeyword("TABLE"));
   if (AcceptKeyword("IF")) {
     RETURN_NOT_OK(ExpectKeyword("EXISTS"));

@@ -387,6 +387,17 @@ Result<ExprPtr> Parser::ParseWordPrimary() {
     c->text = Advance().text;
     return ExprPtr(std::move(c));
   }
+  if ((t.IsKeyword("SUBSTRING") || t.IsKeyword("SUBSTR")) && next.IsOperator("(")) {
+    ASSIGN_OR_RETURN(ExprPtr e, ParseSubstringFrom());
+    if (e) return e;
+  }
+  if (t.IsKeyword("TRIM") && next.IsOperator("(")) {
+    ASSIGN_OR_RETURN(ExprPtr e, ParseTrimFrom());
+    if (e) return e;
+  }
+  if (t.IsKeyword("OVERLAY") && next.IsOperator("(")) {
+    return ErrorAt(t, "overlay(... PLACING ...) is not supported");
+  }
   if (t.IsKeyword("POSITION") && next.IsOperator("(")) {
     // position(needle IN haystack) is position(needle, haystack); otherwise an ordinary call.
     size_t start = pos_;
@@ -402,6 +413,15 @@ Result<ExprPtr> Parser::ParseWordPrimary() {
       fn->arg_names.resize(2);
       RETURN_NOT_OK(ExpectOperator(")"));
       return Finish(std::move(fn));
+    }
+    if (needle.ok()) {
+      // Not IN: the first argument of an ordinary call goes on from the needle, without a
+      // re-parse (nested calls stay linear).
+      ExprPtr first = std::move(needle).value();
+      while (int precedence = InfixPrecedence()) {
+        ASSIGN_OR_RETURN(first, ParseInfix(std::move(first), precedence));
+      }
+      if (PeekOperator(",") || PeekOperator(")")) return FinishPlainCall(t, std::move(first));
     }
     pos_ = start;
   }
@@ -527,10 +547,115 @@ Result<ExprPtr> Parser::ParseInterval() {
   if (const IntervalUnit* unit = FindIntervalUnit(Peek())) {
     c->interval_unit = std::string(unit->singular);
     Advance();
+    // The SQL interval qualifier's leading field precision: INTERVAL '90' DAY (3).
+    if (PeekOperator("(") && Peek(1).type == TokenType::kInteger && PeekOperator(")", 2)) {
+      const Token& precision = Peek(1);
+      int64_t digits = precision.text.size() > 2 ? 100 : std::stoll(precision.text);
+      if (digits < 1 || digits > 9) {
+        return ErrorAt(precision, "interval leading field precision must be between 1 and 9");
+      }
+      size_t value_digits = 0;
+      for (char ch : c->text) value_digits += ch >= '0' && ch <= '9' ? 1 : 0;
+      if (value_digits > static_cast<size_t>(digits)) {
+        return ErrorAt(value, "interval value has more digits than its leading field precision");
+      }
+      Advance();
+      Advance();
+      Advance();
+    }
   } else if (value.type != TokenType::kString) {
     return SyntaxError();
   }
   return ExprPtr(std::move(c));
+}
+
+Result<ExprPtr> Parser::ParseSubstringFrom() {
+  // substring(s FROM a [FOR b]) and substring(s FOR b) are substring(s, a[, b]) and
+  // substring(s, 1, b); the comma form is finished here as a plain call (no re-parse, so nested
+  // calls stay linear); anything else is left to the ordinary call (returns null).
+  size_t start = pos_;
+  const Token& name = Advance();
+  Advance();
+  Result<ExprPtr> source = ParseExpr();
+  if (source.ok() && (PeekOperator(",") || PeekOperator(")"))) {
+    return FinishPlainCall(name, std::move(source).value());
+  }
+  if (!source.ok() || !(PeekKeyword("FROM") || PeekKeyword("FOR"))) {
+    pos_ = start;
+    return ExprPtr();
+  }
+  auto fn = Make<FunctionExpression>(name.offset);
+  fn->name = "substring";
+  fn->args.push_back(std::move(source).value());
+  if (AcceptKeyword("FROM")) {
+    ASSIGN_OR_RETURN(ExprPtr from, ParseExpr());
+    fn->args.push_back(std::move(from));
+  } else {
+    auto one = Make<ConstantExpression>(Peek().offset);
+    one->literal_kind = LiteralKind::kInteger;
+    one->text = "1";
+    fn->args.push_back(std::move(one));
+  }
+  if (AcceptKeyword("FOR")) {
+    ASSIGN_OR_RETURN(ExprPtr length, ParseExpr());
+    fn->args.push_back(std::move(length));
+  }
+  fn->arg_names.resize(fn->args.size());
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return Finish(std::move(fn));
+}
+
+Result<ExprPtr> Parser::FinishPlainCall(const Token& name, ExprPtr first) {
+  auto fn = Make<FunctionExpression>(name.offset);
+  fn->name = name.text;
+  fn->args.push_back(std::move(first));
+  while (AcceptOperator(",")) {
+    ASSIGN_OR_RETURN(ExprPtr arg, ParseExpr());
+    fn->args.push_back(std::move(arg));
+  }
+  fn->arg_names.resize(fn->args.size());
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return Finish(std::move(fn));
+}
+
+Result<ExprPtr> Parser::ParseTrimFrom() {
+  // trim([BOTH|LEADING|TRAILING] [chars] FROM s) is trim|ltrim|rtrim(s[, chars]); trim(s) and
+  // trim(s, chars) are left to the ordinary call (returns null).
+  size_t start = pos_;
+  const Token& name = Advance();
+  Advance();
+  std::string function = "trim";
+  bool side = true;
+  if (AcceptKeyword("LEADING")) {
+    function = "ltrim";
+  } else if (AcceptKeyword("TRAILING")) {
+    function = "rtrim";
+  } else if (!AcceptKeyword("BOTH")) {
+    side = false;
+  }
+  ExprPtr chars;
+  if (!PeekKeyword("FROM")) {
+    Result<ExprPtr> e = ParseExpr();
+    if (e.ok() && !side && (PeekOperator(",") || PeekOperator(")"))) {
+      return FinishPlainCall(name, std::move(e).value());
+    }
+    if (!e.ok() && side) return e.status();
+    if (!e.ok() || !PeekKeyword("FROM")) {
+      if (side) return SyntaxError();
+      pos_ = start;
+      return ExprPtr();
+    }
+    chars = std::move(e).value();
+  }
+  RETURN_NOT_OK(ExpectKeyword("FROM"));
+  auto fn = Make<FunctionExpression>(name.offset);
+  fn->name = function;
+  ASSIGN_OR_RETURN(ExprPtr source, ParseExpr());
+  fn->args.push_back(std::move(source));
+  if (chars) fn->args.push_back(std::move(chars));
+  fn->arg_names.resize(fn->args.size());
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return Finish(std::move(fn));
 }
 
 Result<ExprPtr> Parser::ParseStructLiteral() {

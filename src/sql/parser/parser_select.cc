@@ -82,7 +82,7 @@ Result<QueryPtr> Parser::ParseQuery() {
     query->ctes = std::move(ctes);
   }
   bool has_order = PeekKeyword("ORDER");
-  bool has_limit = PeekKeyword("LIMIT") || PeekKeyword("OFFSET");
+  bool has_limit = PeekKeyword("LIMIT") || PeekKeyword("OFFSET") || IsFetchStart(0);
   if (has_order || has_limit) {
     if (!query->order_by.empty() || query->limit || query->offset) {
       query = WrapInSelect(std::move(query));
@@ -93,16 +93,42 @@ Result<QueryPtr> Parser::ParseQuery() {
     }
     if (AcceptKeyword("OFFSET")) {
       ASSIGN_OR_RETURN(query->offset, ParseExpr());
+      if (!AcceptKeyword("ROWS")) AcceptKeyword("ROW");
     }
+    if (!query->limit && IsFetchStart(0)) RETURN_NOT_OK(ParseFetch(query.get()));
   }
   return FinishQuery(std::move(query));
 }
 
+bool Parser::IsFetchStart(size_t ahead) const {
+  return PeekKeyword("FETCH", ahead) && (PeekKeyword("FIRST", ahead + 1) || PeekKeyword("NEXT", ahead + 1));
+}
+
+Status Parser::ParseFetch(QueryNode* query) {
+  // FETCH {FIRST|NEXT} [n] {ROW|ROWS} {ONLY|WITH TIES}: a LIMIT (n defaults to 1).
+  const Token& fetch = Advance();
+  Advance();
+  if (PeekKeyword("ROW") || PeekKeyword("ROWS")) {
+    auto one = std::make_unique<ConstantExpression>(Peek().offset);
+    one->literal_kind = LiteralKind::kInteger;
+    one->text = "1";
+    query->limit = std::move(one);
+  } else {
+    ASSIGN_OR_RETURN(query->limit, ParseExpr());
+  }
+  if (!AcceptKeyword("ROWS")) RETURN_NOT_OK(ExpectKeyword("ROW"));
+  if (PeekKeyword("WITH") && PeekKeyword("TIES", 1)) {
+    return ErrorAt(fetch, "FETCH ... WITH TIES is not supported");
+  }
+  return ExpectKeyword("ONLY");
+}
+
 Status Parser::ParseCtes(std::vector<CommonTableExpr>* ctes) {
   RETURN_NOT_OK(ExpectKeyword("WITH"));
-  if (PeekKeyword("RECURSIVE")) return ErrorAt(Peek(), "WITH RECURSIVE is not supported");
+  bool recursive = AcceptKeyword("RECURSIVE");
   do {
     CommonTableExpr cte;
+    cte.recursive = recursive;
     cte.position = Peek().offset;
     ASSIGN_OR_RETURN(cte.name, Identifier());
     if (PeekOperator("(")) {
@@ -196,7 +222,7 @@ Result<QueryPtr> Parser::ParseValues() {
 
 Result<std::string> Parser::ParseOptionalAlias() {
   if (AcceptKeyword("AS")) return AnyName();
-  if (PeekIdentifier()) return Advance().text;
+  if (PeekIdentifier() && !IsFetchStart(0)) return Advance().text;
   return std::string();
 }
 
@@ -247,17 +273,28 @@ Result<TableRefPtr> Parser::ParseFrom() {
   return left;
 }
 
+bool Parser::IsSemiAntiJoinStart(size_t ahead) const {
+  if (PeekKeyword("LEFT", ahead)) ++ahead;
+  return (PeekKeyword("SEMI", ahead) || PeekKeyword("ANTI", ahead)) && PeekKeyword("JOIN", ahead + 1);
+}
+
 Result<TableRefPtr> Parser::ParseJoinChain() {
   ASSIGN_OR_RETURN(TableRefPtr left, ParseTablePrimary());
   while (true) {
     JoinType type;
+    const Token& start = Peek();
+    bool natural = AcceptKeyword("NATURAL");
     const Token& t = Peek();
-    if (t.IsKeyword("JOIN")) {
+    if (IsSemiAntiJoinStart(0)) {
+      AcceptKeyword("LEFT");
+      type = Advance().IsKeyword("SEMI") ? JoinType::kSemi : JoinType::kAnti;
+    } else if (t.IsKeyword("JOIN")) {
       type = JoinType::kInner;
     } else if (t.IsKeyword("INNER")) {
       type = JoinType::kInner;
       Advance();
     } else if (t.IsKeyword("CROSS")) {
+      if (natural) return ErrorAt(start, "NATURAL CROSS JOIN is not valid");
       type = JoinType::kCross;
       Advance();
     } else if (t.IsKeyword("LEFT") || t.IsKeyword("RIGHT") || t.IsKeyword("FULL")) {
@@ -265,20 +302,29 @@ Result<TableRefPtr> Parser::ParseJoinChain() {
                                                                           : JoinType::kFull;
       Advance();
       AcceptKeyword("OUTER");
+    } else if (natural) {
+      return SyntaxError();
     } else {
       break;
     }
     RETURN_NOT_OK(ExpectKeyword("JOIN"));
     auto join = std::make_unique<JoinRef>(left->position);
     join->type = type;
+    join->natural = natural;
     join->left = std::move(left);
     ASSIGN_OR_RETURN(join->right, ParseTablePrimary());
-    if (type != JoinType::kCross) {
+    if (natural) {
+      if (PeekKeyword("ON") || PeekKeyword("USING")) {
+        return ErrorAt(Peek(), "a NATURAL join takes no ON or USING clause");
+      }
+    } else if (type != JoinType::kCross) {
       if (AcceptKeyword("ON")) {
         ASSIGN_OR_RETURN(join->condition, ParseExpr());
       } else if (AcceptKeyword("USING")) {
         ASSIGN_OR_RETURN(join->using_columns, IdentifierList());
-      } else {
+      } else if (type != JoinType::kInner) {
+        // Spark allows an inner JOIN without a condition (a cross join); the outer, semi and
+        // anti joins need one.
         return SyntaxError();
       }
     }
@@ -313,7 +359,7 @@ Result<std::optional<TimeTravel>> Parser::ParseTimeTravel(bool allow_for) {
 Status Parser::ParseTableAlias(TableRef* ref) {
   if (AcceptKeyword("AS")) {
     ASSIGN_OR_RETURN(ref->alias, AnyName());
-  } else if (PeekIdentifier() && !IsTableAliasStopWord(Peek())) {
+  } else if (PeekIdentifier() && !IsTableAliasStopWord(Peek()) && !IsFetchStart(0)) {
     ref->alias = Advance().text;
   } else {
     return Status::OK();

@@ -27,6 +27,8 @@ const std::map<StatementKind, Handler>& Handlers() {
       {StatementKind::kShowTables, &Session::RunShowTables},
       {StatementKind::kCreateTable, &Session::RunCreateTable},
       {StatementKind::kDropTable, &Session::RunDropTable},
+      {StatementKind::kCreateView, &Session::RunCreateView},
+      {StatementKind::kDropView, &Session::RunDropView},
       {StatementKind::kDescribe, &Session::RunDescribe},
       {StatementKind::kInsert, &Session::RunInsert},
       {StatementKind::kTransaction, &Session::RunTransaction},
@@ -58,6 +60,8 @@ std::string StatementTypeName(const Statement& s) {
     case StatementKind::kCreateTable: return "CREATE TABLE";
     case StatementKind::kDropTable: return "DROP TABLE";
     case StatementKind::kShowTables: return "SHOW TABLES";
+    case StatementKind::kCreateView: return "CREATE VIEW";
+    case StatementKind::kDropView: return "DROP VIEW";
     case StatementKind::kDescribe: return "DESCRIBE";
     case StatementKind::kInsert: return "INSERT";
     case StatementKind::kDelete: return "DELETE";

@@ -39,6 +39,9 @@ class Session {
   // DDL and INSERT (session_ddl.cc, session_insert.cc)
   Result<QueryResult> RunCreateTable(const Statement& s);
   Result<QueryResult> RunDropTable(const Statement& s);
+  // CREATE VIEW, DROP VIEW (session_view.cc)
+  Result<QueryResult> RunCreateView(const Statement& s);
+  Result<QueryResult> RunDropView(const Statement& s);
   Result<QueryResult> RunDescribe(const Statement& s);
   Result<QueryResult> RunInsert(const Statement& s);
   // BEGIN / COMMIT / ROLLBACK / PREPARE TRANSACTION / COMMIT PREPARED / ROLLBACK PREPARED

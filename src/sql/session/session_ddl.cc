@@ -118,6 +118,8 @@ Result<QueryResult> Session::RunCreateTable(const Statement& s) {
   ASSIGN_OR_RETURN(bool exists, db_->fs->Exists(io::JoinPath(root, "_delta_log")));
   if (exists && c.if_not_exists) return QueryResult();
   if (exists && !c.or_replace) return Status::Catalog("Table with name " + display + " already exists!");
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog.FindView(c.name));
+  if (view) return Status::Catalog(display + " is a view; a table cannot take its name (DROP VIEW first)");
 
   columnar::Schema schema;
   table::CreateTableOptions options;
@@ -230,6 +232,8 @@ Result<QueryResult> Session::RunDropTable(const Statement& s) {
   std::string root = NormalizeRoot(catalog.TableRoot(d.name));
   ASSIGN_OR_RETURN(bool exists, db_->fs->Exists(io::JoinPath(root, "_delta_log")));
   if (!exists) {
+    ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog.FindView(d.name));
+    if (view) return Status::Catalog(d.name.ToString() + " is a view; use DROP VIEW");
     if (d.if_exists) return QueryResult();
     return Status::Catalog("Table with name " + d.name.ToString() + " does not exist!");
   }
@@ -247,6 +251,8 @@ Result<QueryResult> Session::RunDescribe(const Statement& s) {
   }
   // Inside a transaction the table's staged metadata (ALTER TABLE) shows.
   Catalog catalog = MakeCatalog();
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog.FindView(d.name));
+  if (view) return Status::NotSupported("DESCRIBE of view " + view->name + " is not supported yet");
   RETURN_NOT_OK(catalog.ResolveTable(d.name, {}).status());
   std::string root = NormalizeRoot(catalog.TableRoot(d.name));
   delta::Metadata metadata;

@@ -1,9 +1,10 @@
-// Session handlers for EXPLAIN, SET/RESET and SHOW TABLES.
+// Session handlers for EXPLAIN, SET/RESET and SHOW TABLES (tables and views).
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 
+#include "sql/binder/view_catalog.h"
 #include "sql/session/database_impl.h"
 #include "sql/execution/executor.h"
 #include "sql/execution/explain_analyze.h"
@@ -112,6 +113,8 @@ Result<QueryResult> Session::RunShowTables(const Statement&) {
     ASSIGN_OR_RETURN(bool is_table, db_->fs->Exists(io::JoinPath(io::JoinPath(db_->dir, e.name), "_delta_log")));
     if (is_table) names.push_back(e.name);
   }
+  ASSIGN_OR_RETURN(std::vector<std::string> views, ListViews(*db_->fs, db_->dir));
+  names.insert(names.end(), views.begin(), views.end());
   std::sort(names.begin(), names.end());
   return LinesResult("name", names);
 }
