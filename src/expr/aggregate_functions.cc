@@ -76,7 +76,9 @@ class CountAgg final : public GroupedAggregate {
   }
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<CountAgg&>(other);
-    for (int64_t i = 0; i < o.num_groups_; ++i) counts_[map[i]] += o.counts_[i];
+    for (int64_t i = 0; i < o.num_groups_; ++i) {
+      if (map[i] != kSkipGroup) counts_[map[i]] += o.counts_[i];
+    }
     return Status::OK();
   }
   Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
@@ -211,7 +213,7 @@ class SumLikeAgg final : public GroupedAggregate {
     auto& o = static_cast<SumLikeAgg&>(other);
     if constexpr (kWide) RETURN_NOT_OK(o.FlushPending());
     for (int64_t i = 0; i < o.num_groups_; ++i) {
-      if (!o.counts_[i]) continue;
+      if (!o.counts_[i] || map[i] == kSkipGroup) continue;
       const uint32_t gi = map[i];
       counts_[gi] += o.counts_[i];
       if constexpr (std::is_same_v<Acc, double>) {
@@ -222,6 +224,10 @@ class SumLikeAgg final : public GroupedAggregate {
         RETURN_NOT_OK(AddWide(gi, o.sums_[i]));
       }
     }
+    return Status::OK();
+  }
+  Status PrepareCombine() override {
+    if constexpr (kWide) RETURN_NOT_OK(FlushPending());
     return Status::OK();
   }
   Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
@@ -353,7 +359,7 @@ class FixedPickAgg final : public GroupedAggregate {
     auto& o = static_cast<FixedPickAgg&>(other);
     Dispatch([&](auto k) {
       for (int64_t i = 0; i < o.num_groups_; ++i) {
-        if (o.has_[i]) Offer<decltype(k)::value>(map[i], o.vals_[i]);
+        if (o.has_[i] && map[i] != kSkipGroup) Offer<decltype(k)::value>(map[i], o.vals_[i]);
       }
     });
     return Status::OK();
@@ -442,6 +448,7 @@ class GenericPickAgg final : public GroupedAggregate {
     for (int64_t r = 0; r < o.store_->size(); ++r) {
       if (owner[r] < 0) continue;
       uint32_t g = map[owner[r]];
+      if (g == kSkipGroup) continue;
       RETURN_NOT_OK(OfferRow(*o.store_, r, g));
     }
     return Status::OK();
@@ -521,7 +528,7 @@ class StringAggAgg final : public GroupedAggregate {
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<StringAggAgg&>(other);
     for (int64_t i = 0; i < o.num_groups_; ++i) {
-      if (!o.has_[i]) continue;
+      if (!o.has_[i] || map[i] == kSkipGroup) continue;
       uint32_t g = map[i];
       if (!has_[g]) {
         text_[g] = o.text_[i];
@@ -593,10 +600,22 @@ class CollectListAgg final : public GroupedAggregate {
   }
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<CollectListAgg&>(other);
-    int64_t base = store_->size();
-    store_->AppendFrom(*o.store_, 0, o.store_->size());
+    bool skips = false;
+    for (int64_t i = 0; i < o.num_groups_ && !skips; ++i) skips = map[i] == kSkipGroup;
+    if (!skips) {
+      int64_t base = store_->size();
+      store_->AppendFrom(*o.store_, 0, o.store_->size());
+      for (int64_t i = 0; i < o.num_groups_; ++i) {
+        for (int64_t r : o.rows_[i]) rows_[map[i]].push_back(base + r);
+      }
+      return Status::OK();
+    }
     for (int64_t i = 0; i < o.num_groups_; ++i) {
-      for (int64_t r : o.rows_[i]) rows_[map[i]].push_back(base + r);
+      if (map[i] == kSkipGroup) continue;
+      for (int64_t r : o.rows_[i]) {
+        rows_[map[i]].push_back(store_->size());
+        store_->AppendFrom(*o.store_, r, 1);
+      }
     }
     return Status::OK();
   }
@@ -661,7 +680,7 @@ class VarianceAgg final : public GroupedAggregate {
     auto& o = static_cast<VarianceAgg&>(other);
     for (int64_t i = 0; i < o.num_groups_; ++i) {
       const State& b = o.st_[i];
-      if (b.n == 0) continue;
+      if (b.n == 0 || map[i] == kSkipGroup) continue;
       State& a = st_[map[i]];
       double n = a.n + b.n;
       double d = b.mean - a.mean;
@@ -745,10 +764,23 @@ class DistinctAgg final : public GroupedAggregate {
   }
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<DistinctAgg&>(other);
-    std::vector<uint32_t> groups(o.kept_groups_.size());
-    for (size_t i = 0; i < groups.size(); ++i) groups[i] = map[o.kept_groups_[i]];
+    std::vector<uint32_t> groups, sel;
+    for (size_t i = 0; i < o.kept_groups_.size(); ++i) {
+      uint32_t g = map[o.kept_groups_[i]];
+      if (g == kSkipGroup) continue;
+      groups.push_back(g);
+      sel.push_back(static_cast<uint32_t>(i));
+    }
+    std::vector<VectorPtr> owned;
     std::vector<const Vector*> ptrs;
-    for (auto& k : o.kept_) ptrs.push_back(k.get());
+    for (auto& k : o.kept_) {
+      if (sel.size() == o.kept_groups_.size()) {
+        ptrs.push_back(k.get());
+      } else {
+        owned.push_back(columnar::Gather(*k, sel.data(), static_cast<int64_t>(sel.size())));
+        ptrs.push_back(owned.back().get());
+      }
+    }
     return Update(groups.data(), ptrs, static_cast<int64_t>(groups.size()));
   }
   Result<VectorPtr> Finalize() override { return inner_->Finalize(); }

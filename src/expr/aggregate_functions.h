@@ -46,8 +46,13 @@ class GroupedAggregate {
   // calls Update; the common aggregates override it with a register-accumulator loop.
   virtual Status UpdateOneGroup(uint32_t group, const std::vector<const columnar::Vector*>& args, int64_t n);
   // Merges every group g of `other` (same binding) into this group group_map[g]; this must
-  // already have those groups.
+  // already have those groups. A group mapped to kSkipGroup is left out (partitioned merges
+  // take one partition's groups at a time).
+  static constexpr uint32_t kSkipGroup = 0xFFFFFFFFu;
   virtual Status Combine(GroupedAggregate& other, const uint32_t* group_map) = 0;
+  // Settles buffered state so that afterwards Combine only reads this as its `other`: several
+  // threads may then merge disjoint groups of it concurrently.
+  virtual Status PrepareCombine() { return Status::OK(); }
   // Merges other's group src[k] into this group dst[k] for k in [0, n), in k order; a source
   // group may appear many times (window frames reuse segment-tree nodes). `other` keeps its
   // state. The default is NotSupported (DISTINCT aggregates).

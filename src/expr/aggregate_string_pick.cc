@@ -50,7 +50,7 @@ class StringPickAgg final : public GroupedAggregate {
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<StringPickAgg&>(other);
     for (int64_t i = 0; i < o.num_groups_; ++i) {
-      if (o.has_[i]) Offer(map[i], o.vals_[i]);
+      if (o.has_[i] && map[i] != kSkipGroup) Offer(map[i], o.vals_[i]);
     }
     return Status::OK();
   }

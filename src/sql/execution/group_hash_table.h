@@ -51,6 +51,8 @@ class GroupHashTable {
   void Find(const RowKeys& enc, bool skip_null, int64_t* ids) const;
 
   int64_t size() const { return static_cast<int64_t>(hashes_.size()); }
+  // The hash of group g's encoded key (RowKeys::hash), e.g. to radix-partition groups.
+  uint64_t hash(int64_t g) const { return hashes_[g]; }
   // One column per key, one row per group (in id order).
   const std::vector<columnar::VectorPtr>& key_columns() const { return key_columns_; }
 

@@ -3,10 +3,14 @@
 #include <algorithm>
 
 #include "sql/execution/small_key_grouper.h"
+#include "sql/execution/task_runner.h"
 
 namespace shoal::sql {
 
 using columnar::Vector;
+
+// Below this many groups over all local tables, Finalize merges them serially.
+constexpr int64_t kPartitionedMergeGroups = 1 << 15;
 
 struct PhysicalHashAggregate::Table {
   std::unique_ptr<GroupHashTable> hash;  // null for a global aggregate
@@ -118,47 +122,116 @@ Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk ch
 Status PhysicalHashAggregate::Combine(ExecContext&, LocalSinkState* local, int) {
   auto* l = static_cast<AggLocal*>(local);
   std::unique_ptr<Table> t = std::move(l->table);
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!global_) {
-    global_ = std::move(t);
-    return Status::OK();
+  for (auto& s : t->states) {
+    if (s->num_groups() < t->groups()) s->Resize(t->groups());
   }
+  std::lock_guard<std::mutex> lock(mu_);
+  locals_.push_back(std::move(t));
+  return Status::OK();
+}
+
+Status PhysicalHashAggregate::Merge(Table* into, Table& t) const {
   std::vector<uint32_t> map;
-  if (t->hash) {
-    const auto& cols = t->hash->key_columns();
+  if (t.hash) {
     std::vector<const Vector*> ptrs;
-    for (const auto& c : cols) ptrs.push_back(c.get());
-    map.resize(t->hash->size());
-    if (!map.empty()) global_->hash->FindOrInsert(ptrs, t->hash->size(), map.data());
+    for (const auto& c : t.hash->key_columns()) ptrs.push_back(c.get());
+    map.resize(t.hash->size());
+    if (!map.empty()) into->hash->FindOrInsert(ptrs, t.hash->size(), map.data());
   } else {
     map.assign(1, 0);
   }
-  const int64_t ngroups = global_->groups();
   for (size_t a = 0; a < aggregates_.size(); ++a) {
-    auto& g = *global_->states[a];
-    auto& s = *t->states[a];
-    if (g.num_groups() < ngroups) g.Resize(ngroups);
-    if (s.num_groups() < t->groups()) s.Resize(t->groups());
-    RETURN_NOT_OK(g.Combine(s, map.data()));
+    auto& g = *into->states[a];
+    if (g.num_groups() < into->groups()) g.Resize(into->groups());
+    RETURN_NOT_OK(g.Combine(*t.states[a], map.data()));
+  }
+  return Status::OK();
+}
+
+Result<columnar::BatchPtr> PhysicalHashAggregate::Output(Table& t) const {
+  const int64_t n = t.groups();
+  std::vector<columnar::VectorPtr> cols;
+  if (t.hash) cols = t.hash->key_columns();
+  for (auto& s : t.states) {
+    if (s->num_groups() < n) s->Resize(n);
+    ASSIGN_OR_RETURN(auto v, s->Finalize());
+    cols.push_back(std::move(v));
+  }
+  return std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n);
+}
+
+Status PhysicalHashAggregate::FinalizeSerial(ExecContext& ctx) {
+  std::unique_ptr<Table> global = locals_.empty() ? NewTable() : std::move(locals_[0]);
+  for (size_t i = 1; i < locals_.size(); ++i) {
+    RETURN_NOT_OK(Merge(global.get(), *locals_[i]));
+    locals_[i].reset();
+  }
+  locals_.clear();
+  if (global->groups() == 0) return Status::OK();
+  ASSIGN_OR_RETURN(auto b, Output(*global));
+  result_ = SplitBatch(b, ctx.batch_size);
+  return Status::OK();
+}
+
+Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
+  int bits = 1;
+  while (bits < 6 && (1 << bits) < 2 * ctx.threads) ++bits;
+  const int parts = 1 << bits;
+  const size_t nt = locals_.size();
+  // Each local table's groups by partition (top hash bits), ascending within a partition.
+  std::vector<std::vector<std::vector<uint32_t>>> groups_of(nt);
+  RETURN_NOT_OK(RunTasks(ctx, static_cast<int64_t>(nt), [&](int64_t t, int) -> Status {
+    Table& table = *locals_[t];
+    for (auto& s : table.states) RETURN_NOT_OK(s->PrepareCombine());
+    auto& lists = groups_of[t];
+    lists.resize(parts);
+    for (int64_t g = 0; g < table.groups(); ++g) {
+      lists[table.hash->hash(g) >> (64 - bits)].push_back(static_cast<uint32_t>(g));
+    }
+    return Status::OK();
+  }));
+  std::vector<columnar::BatchPtr> outputs(parts);
+  RETURN_NOT_OK(RunTasks(ctx, parts, [&](int64_t p, int) -> Status {
+    std::unique_ptr<Table> part = NewTable();
+    std::vector<uint32_t> ids, map;
+    for (size_t t = 0; t < nt; ++t) {
+      Table& src = *locals_[t];
+      const auto& sel = groups_of[t][p];
+      if (sel.empty()) continue;
+      const int64_t k = static_cast<int64_t>(sel.size());
+      std::vector<columnar::VectorPtr> keys;
+      std::vector<const Vector*> ptrs;
+      for (const auto& c : src.hash->key_columns()) {
+        keys.push_back(columnar::Gather(*c, sel.data(), k));
+        ptrs.push_back(keys.back().get());
+      }
+      ids.resize(k);
+      part->hash->FindOrInsert(ptrs, k, ids.data());
+      map.assign(src.groups(), expr::GroupedAggregate::kSkipGroup);
+      for (int64_t i = 0; i < k; ++i) map[sel[i]] = ids[i];
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        auto& g = *part->states[a];
+        if (g.num_groups() < part->groups()) g.Resize(part->groups());
+        RETURN_NOT_OK(g.Combine(*src.states[a], map.data()));
+      }
+    }
+    if (part->groups() == 0) return Status::OK();
+    ASSIGN_OR_RETURN(outputs[p], Output(*part));
+    return Status::OK();
+  }));
+  locals_.clear();
+  for (const auto& b : outputs) {
+    if (!b) continue;
+    for (auto& s : SplitBatch(b, ctx.batch_size)) result_.push_back(std::move(s));
   }
   return Status::OK();
 }
 
 Status PhysicalHashAggregate::Finalize(ExecContext& ctx) {
-  if (!global_) global_ = NewTable();
-  const int64_t n = global_->groups();
-  std::vector<columnar::VectorPtr> cols;
-  if (global_->hash) cols = global_->hash->key_columns();
-  for (auto& s : global_->states) {
-    if (s->num_groups() < n) s->Resize(n);
-    ASSIGN_OR_RETURN(auto v, s->Finalize());
-    cols.push_back(std::move(v));
-  }
-  global_.reset();
-  if (n == 0) return Status::OK();
-  auto b = std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n);
-  result_ = SplitBatch(b, ctx.batch_size);
-  return Status::OK();
+  int64_t groups = 0;
+  for (const auto& t : locals_) groups += t->groups();
+  if (groups_.empty() || locals_.size() < 2 || groups < kPartitionedMergeGroups) return FinalizeSerial(ctx);
+  return FinalizePartitioned(ctx);
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalHashAggregate::OpenSource(ExecContext&) {

@@ -2,9 +2,12 @@
 // EXCEPT / INTERSECT [ALL].
 //
 // Aggregation is two-phase: every worker aggregates its batches into a thread-local hash table
-// with its own aggregate states; Combine merges each local table into the global one (groups
-// re-hashed by key, states merged with GroupedAggregate::Combine); Finalize produces one row per
-// group in first-seen order. A global aggregate (no GROUP BY) yields one row even on empty input.
+// with its own aggregate states; Combine hands each local table over. Finalize merges them:
+// few groups (or one table) are merged serially into the first table (one row per group in
+// first-seen order); many groups are radix-partitioned on the stored key hash and each
+// partition is merged and finalized by its own task on all threads (GroupedAggregate::Combine
+// with kSkipGroup for the other partitions' groups), giving one output run per partition.
+// A global aggregate (no GROUP BY) yields one row even on empty input.
 //
 // Thread-safety: see physical_operator.h.
 #pragma once
@@ -37,11 +40,17 @@ class PhysicalHashAggregate : public PhysicalOperator {
 
  private:
   std::unique_ptr<Table> NewTable() const;
+  // Merges `t` into `into` (both with states sized to their groups).
+  Status Merge(Table* into, Table& t) const;
+  Status FinalizeSerial(ExecContext& ctx);
+  Status FinalizePartitioned(ExecContext& ctx);
+  // One batch: key columns followed by each aggregate's finalized states.
+  Result<columnar::BatchPtr> Output(Table& t) const;
 
   std::vector<expr::ExprPtr> groups_;
   std::vector<AggregateCall> aggregates_;
   std::mutex mu_;
-  std::unique_ptr<Table> global_;
+  std::vector<std::unique_ptr<Table>> locals_;  // one per worker, handed over by Combine
   std::vector<columnar::BatchPtr> result_;
 };
 

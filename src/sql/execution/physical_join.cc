@@ -1,6 +1,8 @@
 #include "sql/execution/physical_join.h"
 
+#include "sql/execution/parallel_concat.h"
 #include "sql/execution/physical_sort.h"
+#include "sql/execution/task_runner.h"
 
 namespace shoal::sql {
 
@@ -70,14 +72,17 @@ Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
   if (batches.empty()) {
     for (const auto& f : right_schema_->fields) cols.push_back(Vector::Make(f.type));
   } else {
-    cols = ConcatColumns(batches, right_schema_->size());
+    ASSIGN_OR_RETURN(cols, ConcatColumnsParallel(ctx, batches, right_schema_->size()));
   }
   build_ = std::make_shared<columnar::RecordBatch>(right_schema_, std::move(cols), n);
   if (TracksBuild(type_)) {
     build_matched_.reset(new std::atomic<uint8_t>[n > 0 ? n : 1]);
     for (int64_t i = 0; i < n; ++i) build_matched_[i].store(0, std::memory_order_relaxed);
   }
-  return BuildIndex(ctx);
+  build_batches_ = std::move(batches);
+  Status st = BuildIndex(ctx);
+  build_batches_.clear();
+  return st;
 }
 
 Result<std::unique_ptr<OperatorState>> PhysicalJoinBase::MakeOperatorState(ExecContext& ctx) {
@@ -212,55 +217,49 @@ std::vector<const Vector*> Ptrs(const std::vector<columnar::VectorPtr>& v) {
 }
 }  // namespace
 
+struct PhysicalHashJoin::HashProbeState : ProbeState {
+  using ProbeState::ProbeState;
+  JoinHashTable::ProbeKeys probe;
+};
+
+Result<std::unique_ptr<OperatorState>> PhysicalHashJoin::MakeOperatorState(ExecContext& ctx) {
+  return std::unique_ptr<OperatorState>(new HashProbeState(ctx.statement_timestamp));
+}
+
 Status PhysicalHashJoin::BuildIndex(ExecContext& ctx) {
-  expr::EvalContext eval(ctx.statement_timestamp);
-  ASSIGN_OR_RETURN(auto keys, EvalKeys(right_keys_, *build_, eval));
-  std::vector<columnar::TypePtr> types;
-  for (const auto& k : right_keys_) types.push_back(k->type);
-  table_ = std::make_unique<GroupHashTable>(types);
-  const int64_t n = build_->num_rows;
-  RowKeys enc;
-  enc.Encode(Ptrs(keys), n);
-  std::vector<uint32_t> ids(n);
-  next_.assign(n, -1);
-  std::vector<int64_t> last;
-  // NULL-key rows get groups too, but are left out of the chains, so they never match.
-  table_->FindOrInsertEncoded(enc, Ptrs(keys), ids.data());
-  first_.assign(table_->size(), -1);
-  last.assign(table_->size(), -1);
-  for (int64_t i = 0; i < n; ++i) {
-    if (enc.has_null(i)) continue;
-    uint32_t g = ids[i];
-    if (first_[g] < 0) {
-      first_[g] = i;
-    } else {
-      next_[last[g]] = i;
-    }
-    last[g] = i;
-  }
-  return Status::OK();
+  std::vector<columnar::TypePtr> build_types, probe_types;
+  for (const auto& k : right_keys_) build_types.push_back(k->type);
+  for (const auto& k : left_keys_) probe_types.push_back(k->type);
+  table_ = std::make_unique<JoinHashTable>(build_types, probe_types);
+  const int64_t nc = static_cast<int64_t>(build_batches_.size());
+  std::vector<std::vector<columnar::VectorPtr>> keys(nc);
+  std::vector<expr::EvalContext> evals(TaskWorkers(ctx, nc), expr::EvalContext(ctx.statement_timestamp));
+  RETURN_NOT_OK(RunTasks(ctx, nc, [&](int64_t c, int w) -> Status {
+    ASSIGN_OR_RETURN(keys[c], EvalKeys(right_keys_, *build_batches_[c], evals[w]));
+    return Status::OK();
+  }));
+  return table_->Build(ctx, std::move(keys));
 }
 
 Status PhysicalHashJoin::Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) {
-  auto* st = static_cast<ProbeState*>(state);
+  auto* st = static_cast<HashProbeState*>(state);
   const auto& b = *in.batch;
   const int64_t n = b.num_rows;
   if (TracksLeft(type_)) st->left_matched.assign(n, 0);
   ASSIGN_OR_RETURN(auto keys, EvalKeys(left_keys_, b, st->eval));
-  st->keys.Encode(Ptrs(keys), n);
-  st->gids.resize(n);
-  table_->Find(st->keys, /*skip_null=*/true, st->gids.data());
+  table_->HashProbe(Ptrs(keys), n, &st->probe);
   std::vector<uint32_t> pl;
   std::vector<int64_t> pr;
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t g = st->gids[i];
-    if (g < 0) continue;
-    for (int64_t r = first_[g]; r >= 0; r = next_[r]) {
+  Status status;
+  for (int64_t i = 0; i < n && status.ok(); ++i) {
+    table_->Matches(st->probe, i, [&](int64_t r) {
+      if (!status.ok()) return;
       pl.push_back(static_cast<uint32_t>(i));
       pr.push_back(r);
-      if (static_cast<int64_t>(pl.size()) >= ctx.batch_size) RETURN_NOT_OK(EmitPairs(ctx, st, in, pl, pr, out));
-    }
+      if (static_cast<int64_t>(pl.size()) >= ctx.batch_size) status = EmitPairs(ctx, st, in, pl, pr, out);
+    });
   }
+  RETURN_NOT_OK(status);
   RETURN_NOT_OK(EmitPairs(ctx, st, in, pl, pr, out));
   EmitProbeRemainder(st, in, out);
   return Status::OK();

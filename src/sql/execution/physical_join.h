@@ -1,6 +1,7 @@
 // Joins. The right child is the build side: its pipeline sinks into the join, which
-// materializes it (and for the hash join builds a hash table on the key columns, skipping
-// rows with a NULL key, since NULL never equals anything). The left child streams through
+// materializes it with all threads copying (parallel_concat.h) and for the hash join builds a
+// radix-partitioned hash table on the key columns in parallel (join_hash_table.h), skipping
+// rows with a NULL key, since NULL never equals anything. The left child streams through
 // Execute as the probe side. Outer joins track matches: probe-side rows per batch, build-side
 // rows in shared atomic flags whose unmatched rows FinishOperator emits after all probing.
 //
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "sql/execution/group_hash_table.h"
+#include "sql/execution/join_hash_table.h"
 #include "sql/binder/logical_plan.h"
 #include "sql/execution/physical_operator.h"
 
@@ -35,7 +37,8 @@ class PhysicalJoinBase : public PhysicalOperator {
 
  protected:
   struct ProbeState;
-  // Called at the end of Finalize once build_ holds the whole build side.
+  // Called at the end of Finalize once build_ holds the whole build side (and build_batches_
+  // its chunks in build-row order; cleared after BuildIndex returns).
   virtual Status BuildIndex(ExecContext& ctx) { return Status::OK(); }
   // Handles candidate pairs (probe row, build row): applies the residual, records matches and
   // emits joined rows for inner/outer joins.
@@ -51,6 +54,7 @@ class PhysicalJoinBase : public PhysicalOperator {
   columnar::SchemaPtr right_schema_;
   std::mutex mu_;
   std::vector<Chunk> build_chunks_;
+  std::vector<columnar::BatchPtr> build_batches_;  // during BuildIndex
   columnar::BatchPtr build_;  // after Finalize
   std::unique_ptr<std::atomic<uint8_t>[]> build_matched_;
 };
@@ -62,15 +66,15 @@ class PhysicalHashJoin : public PhysicalJoinBase {
                    columnar::SchemaPtr right_schema);
   std::string Name() const override { return "HashJoin"; }
   std::string Details() const override;
+  Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
 
  private:
+  struct HashProbeState;
   Status BuildIndex(ExecContext& ctx) override;
 
   std::vector<expr::ExprPtr> left_keys_, right_keys_;
-  std::unique_ptr<GroupHashTable> table_;
-  std::vector<int64_t> first_;  // per key group: first build row
-  std::vector<int64_t> next_;   // per build row: next row with the same key
+  std::unique_ptr<JoinHashTable> table_;  // partitioned, built in parallel (join_hash_table.h)
 };
 
 // Joins without equality keys: every probe row against every build row (cross product when

@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "sql/binder/sort_order.h"
+#include "sql/execution/parallel_concat.h"
+#include "sql/execution/parallel_sort.h"
+#include "sql/execution/task_runner.h"
 
 namespace shoal::sql {
 
@@ -105,9 +108,39 @@ Status PhysicalSort::Combine(ExecContext&, LocalSinkState* local, int) {
 
 Status PhysicalSort::Finalize(ExecContext& ctx) {
   if (chunks_.empty()) return Status::OK();
-  Chunk c = SortChunks(&chunks_, limit_, false);
-  result_ = SplitBatch(c.batch, ctx.batch_size);
-  return Status::OK();
+  if (limit_ >= 0 || TaskWorkers(ctx, 2) == 1) {
+    Chunk c = SortChunks(&chunks_, limit_, false);
+    result_ = SplitBatch(c.batch, ctx.batch_size);
+    return Status::OK();
+  }
+  // All threads: concatenate, sort (parallel_sort.h), gather one output batch per task.
+  std::stable_sort(chunks_.begin(), chunks_.end(), [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
+  std::vector<columnar::BatchPtr> batches;
+  int64_t n = 0;
+  for (auto& c : chunks_) {
+    n += c.batch->num_rows;
+    batches.push_back(std::move(c.batch));
+  }
+  chunks_.clear();
+  const size_t ndata = schema()->size();
+  ASSIGN_OR_RETURN(auto cols, ConcatColumnsParallel(ctx, batches, ndata + keys_.size()));
+  batches.clear();
+  std::vector<const columnar::Vector*> key_cols;
+  std::vector<SortSpec> specs;
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    key_cols.push_back(cols[ndata + k].get());
+    specs.push_back({keys_[k].descending, keys_[k].nulls_first});
+  }
+  ASSIGN_OR_RETURN(std::vector<uint32_t> idx, ParallelSortIndices(ctx, key_cols, specs, n));
+  const int64_t bs = std::max(1, ctx.batch_size);
+  result_.assign((n + bs - 1) / bs, nullptr);
+  return RunTasks(ctx, static_cast<int64_t>(result_.size()), [&](int64_t t, int) {
+    const int64_t at = t * bs, k = std::min(bs, n - at);
+    std::vector<columnar::VectorPtr> out;
+    for (size_t c = 0; c < ndata; ++c) out.push_back(columnar::Gather(*cols[c], idx.data() + at, k));
+    result_[t] = std::make_shared<columnar::RecordBatch>(schema(), std::move(out), k);
+    return Status::OK();
+  });
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalSort::OpenSource(ExecContext&) {
