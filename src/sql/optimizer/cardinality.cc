@@ -114,6 +114,12 @@ double CardinalityEstimator::CompareSelectivity(const Expr& pred, const PlanEsti
           if (lit->value.Compare(*c->min) < 0 || lit->value.Compare(*c->max) > 0) eq = 0;
         }
       }
+    } else if (ca >= 0 && ca == cb) {
+      // x = x holds wherever x is not NULL (join ordering's filter for two members of one
+      // equivalence class within a relation); x <> x never holds.
+      if (op == "<>") return 0;
+      auto same = Column(input, ca);
+      return same ? 1 - same->null_fraction : 1;
     } else if (ca >= 0 && cb >= 0) {
       eq = 1 / std::max(Distinct(a, input), Distinct(b, input));
     } else {
