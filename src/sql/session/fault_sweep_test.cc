@@ -62,7 +62,10 @@ std::vector<std::string> SortedRows(const QueryResult& r) {
   std::vector<std::string> out;
   for (int64_t i = 0; i < r.num_rows(); ++i) {
     std::string line;
-    for (int c = 0; c < r.num_columns(); ++c) line += (c ? "|" : "") + r.GetText(i, c);
+    for (int c = 0; c < r.num_columns(); ++c) {
+      if (c) line += '|';
+      line += r.GetText(i, c);
+    }
     out.push_back(line);
   }
   std::sort(out.begin(), out.end());
@@ -77,6 +80,9 @@ std::string Join(const std::vector<std::string>& rows) {
 
 // One workload: the statements that build the starting table, and the operation under test.
 struct SweepCase {
+  SweepCase(std::string n, std::vector<std::string> s, std::vector<std::string> w)
+      : name(std::move(n)), setup(std::move(s)), workload(std::move(w)) {}
+
   std::string name;
   std::vector<std::string> setup;      // run on one connection, fault-free
   std::vector<std::string> workload;   // run on one connection; the operation under test
