@@ -1,26 +1,12 @@
 #include <gtest/gtest.h>
 
+#include "sql/parser/parse_round_trip_test.h"
 #include "sql/parser/parser.h"
 
 namespace shoal::sql {
 namespace {
 
-// Parses one statement, checks the print re-parses to the same print, returns the print.
-std::string Print(std::string_view text) {
-  auto r = ParseStatement(text);
-  if (!r.ok()) {
-    ADD_FAILURE() << text << ": " << r.status().ToString();
-    return "<error>";
-  }
-  std::string printed = (*r)->ToString();
-  auto again = ParseStatement(printed);
-  if (!again.ok()) {
-    ADD_FAILURE() << "re-parse of " << printed << ": " << again.status().ToString();
-    return printed;
-  }
-  EXPECT_EQ((*again)->ToString(), printed) << "round trip of " << text;
-  return printed;
-}
+using parse_test::Print;
 
 QueryPtr Query(std::string_view text) {
   auto r = ParseStatement(text);

@@ -2,26 +2,13 @@
 // their printing back to SQL that re-parses to the same tree.
 #include <gtest/gtest.h>
 
+#include "sql/parser/parse_round_trip_test.h"
 #include "sql/parser/parser.h"
 
 namespace shoal::sql {
 namespace {
 
-std::string Print(std::string_view text) {
-  auto r = ParseStatement(text);
-  if (!r.ok()) {
-    ADD_FAILURE() << text << ": " << r.status().ToString();
-    return "<error>";
-  }
-  std::string printed = (*r)->ToString();
-  auto again = ParseStatement(printed);
-  if (!again.ok()) {
-    ADD_FAILURE() << "re-parse of " << printed << ": " << again.status().ToString();
-    return printed;
-  }
-  EXPECT_EQ((*again)->ToString(), printed) << "round trip of " << text;
-  return printed;
-}
+using parse_test::Print;
 
 TEST(SqlParserWindow, OverClauseWithFrameRoundTrips) {
   EXPECT_EQ(Print("SELECT sum(x) OVER (PARTITION BY g ORDER BY o DESC ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM t"),
