@@ -93,7 +93,7 @@ Status TryReduce(LogicalOperator* agg_side, const std::vector<expr::ExprPtr>& ag
   for (int c : other_cols) {
     int gc = -1;
     LogicalOperator* g = TraceToGet(other_side, c, &gc);
-    if (!g || g->limit_hint >= 0 || (get && g != get)) return Status::OK();
+    if (!g || g->limit_hint >= 0 || g->filters.empty() || (get && g != get)) return Status::OK();
     get = g;
     get_cols.push_back(gc);
   }

@@ -9,7 +9,8 @@
 // SINGLE with the aggregate on the right, SEMI with it on the right, RIGHT or INNER with it on
 // the left), every key reaches the aggregate's groups through column references, every key of
 // the other side traces to one scan through projections, filters, joins that only remove its
-// rows, and aggregates, and that scan is estimated at most 1/kReductionRatio of the aggregate's
+// rows, and aggregates, and that scan has filters (an unfiltered one holds every key) and is
+// estimated at most 1/kReductionRatio of the aggregate's
 // input. Anti and mark joins are left alone (NULL semantics of NOT IN).
 //
 // Thread-safety: pure function of its input.
