@@ -157,6 +157,30 @@ TEST(AggregateFastPaths, WideDecimalSumOverflowIsOutOfRange) {
   EXPECT_TRUE(st.code() == StatusCode::kOutOfRange) << st.ToString();
 }
 
+// 6e37 + 6e37 fits an int128 but not 38 digits: the bound is checked when the sum is read.
+TEST(AggregateFastPaths, WideDecimalSumBeyondThirtyEightDigitsIsOutOfRangeWhenRead) {
+  auto v = Vector::Make(Decimal(38, 0));
+  int128_t big = 1;
+  for (int i = 0; i < 37; ++i) big *= 10;
+  v->Append<int128_t>(big * 6);
+  v->Append<int128_t>(big * 6);
+  auto b = ResolveAggregate("sum", {v->type()});
+  ASSERT_TRUE(b.ok());
+  for (bool grouped : {false, true}) {
+    auto agg = b->Create();
+    agg->Resize(1);
+    std::vector<const Vector*> args{v.get()};
+    std::vector<uint32_t> ids(2, 0);
+    ASSERT_TRUE((grouped ? agg->Update(ids.data(), args, 2) : agg->UpdateOneGroup(0, args, 2)).ok());
+    auto out = agg->Finalize();
+    EXPECT_TRUE(out.status().code() == StatusCode::kOutOfRange) << out.status().ToString();
+    auto other = b->Create();
+    other->Resize(1);
+    uint32_t map = 0;
+    EXPECT_TRUE(other->Combine(*agg, &map).code() == StatusCode::kOutOfRange);
+  }
+}
+
 TEST(AggregateFastPaths, BigintSumOverflowIsOutOfRangeInBothPaths) {
   auto v = Vector::Make(Int64());
   v->Append<int64_t>(std::numeric_limits<int64_t>::max());
@@ -213,16 +237,24 @@ TEST(AggregateFastPaths, GroupedStringAndDoublePicksMatchBruteForce) {
   for (int g = 0; g < kGroups; ++g) {
     EXPECT_EQ(mn->IsNull(g), !smin[g].has_value()) << g;
     EXPECT_EQ(mx->IsNull(g), !smax[g].has_value()) << g;
-    if (smin[g]) EXPECT_EQ(std::string(mn->GetString(g)), *smin[g]) << g;
-    if (smax[g]) EXPECT_EQ(std::string(mx->GetString(g)), *smax[g]) << g;
+    if (smin[g]) {
+      EXPECT_EQ(std::string(mn->GetString(g)), *smin[g]) << g;
+    }
+    if (smax[g]) {
+      EXPECT_EQ(std::string(mx->GetString(g)), *smax[g]) << g;
+    }
     EXPECT_EQ(dn->IsNull(g), !dmin[g].has_value()) << g;
     if (dmin[g]) {
       EXPECT_EQ(std::isnan(dn->Get<double>(g)), std::isnan(*dmin[g])) << g;
-      if (!std::isnan(*dmin[g])) EXPECT_EQ(dn->Get<double>(g), *dmin[g]) << g;
+      if (!std::isnan(*dmin[g])) {
+        EXPECT_EQ(dn->Get<double>(g), *dmin[g]) << g;
+      }
     }
     if (dmax[g]) {
       EXPECT_EQ(std::isnan(dx->Get<double>(g)), std::isnan(*dmax[g])) << g;
-      if (!std::isnan(*dmax[g])) EXPECT_EQ(dx->Get<double>(g), *dmax[g]) << g;
+      if (!std::isnan(*dmax[g])) {
+        EXPECT_EQ(dx->Get<double>(g), *dmax[g]) << g;
+      }
     }
   }
 }

@@ -146,11 +146,14 @@ class SumLikeAgg final : public GroupedAggregate {
         pending_[gi] = r;
       }
     } else {
+      // 128-bit values: an inline overflow check per row; the 38-digit bound is checked when
+      // the sum is read (Combine, Finalize).
       const int128_t* d = v.data<int128_t>();
       for (int64_t i = 0; i < n; ++i) {
         if (valid && !valid[i]) continue;
-        ++counts_[g[i]];
-        RETURN_NOT_OK(AddWide(g[i], d[i]));
+        const uint32_t gi = g[i];
+        ++counts_[gi];
+        if (__builtin_add_overflow(sums_[gi], d[i], &sums_[gi])) return WideOverflow();
       }
     }
     return Status::OK();
@@ -211,6 +214,7 @@ class SumLikeAgg final : public GroupedAggregate {
   }
   Status Combine(GroupedAggregate& other, const uint32_t* map) override {
     auto& o = static_cast<SumLikeAgg&>(other);
+    if constexpr (kWide) RETURN_NOT_OK(o.CheckWide());
     if constexpr (kWide) RETURN_NOT_OK(o.FlushPending());
     for (int64_t i = 0; i < o.num_groups_; ++i) {
       if (!o.counts_[i] || map[i] == kSkipGroup) continue;
@@ -227,11 +231,13 @@ class SumLikeAgg final : public GroupedAggregate {
     return Status::OK();
   }
   Status PrepareCombine() override {
+    if constexpr (kWide) RETURN_NOT_OK(CheckWide());
     if constexpr (kWide) RETURN_NOT_OK(FlushPending());
     return Status::OK();
   }
   Status CombineSelected(GroupedAggregate& other, const uint32_t* src, const uint32_t* dst, int64_t n) override {
     auto& o = static_cast<SumLikeAgg&>(other);
+    if constexpr (kWide) RETURN_NOT_OK(o.CheckWide());
     if constexpr (kWide) RETURN_NOT_OK(o.FlushPending());
     for (int64_t k = 0; k < n; ++k) {
       const uint32_t i = src[k];
@@ -249,6 +255,7 @@ class SumLikeAgg final : public GroupedAggregate {
     return Status::OK();
   }
   Result<VectorPtr> Finalize() override {
+    if constexpr (kWide) RETURN_NOT_OK(CheckWide());
     if constexpr (kWide) RETURN_NOT_OK(FlushPending());
     auto out = Vector::Make(result_, num_groups_);
     for (int64_t gi = 0; gi < num_groups_; ++gi) {
@@ -288,10 +295,19 @@ class SumLikeAgg final : public GroupedAggregate {
   Status AddWide(uint32_t g, int128_t x) {
     static const int128_t kMax = columnar::MaxUnscaled(38);
     int128_t s;
-    if (__builtin_add_overflow(sums_[g], x, &s) || s > kMax || s < -kMax) {
-      return Status::OutOfRange("Overflow in SUM of DECIMAL(38," + std::to_string(arg_->scale()) + ") values");
-    }
+    if (__builtin_add_overflow(sums_[g], x, &s) || s > kMax || s < -kMax) return WideOverflow();
     sums_[g] = s;
+    return Status::OK();
+  }
+  Status WideOverflow() const {
+    return Status::OutOfRange("Overflow in SUM of DECIMAL(38," + std::to_string(arg_->scale()) + ") values");
+  }
+  // Sums of 128-bit values are kept unbounded by 38 digits while rows are added; this checks them.
+  Status CheckWide() const {
+    static const int128_t kMax = columnar::MaxUnscaled(38);
+    for (int64_t gi = 0; gi < num_groups_; ++gi) {
+      if (sums_[gi] > kMax || sums_[gi] < -kMax) return WideOverflow();
+    }
     return Status::OK();
   }
   // Moves every group's int64 pending sum into its int128 sum.

@@ -172,6 +172,21 @@ Status FloatDispatch(const KernelCall& call, VectorPtr* result) {
 
 // ---- decimals: exact in int128 with overflow checks, rounding half away from zero.
 
+// Whether `op` over DECIMAL(p1,s1) and DECIMAL(p2,s2) can never leave DECIMAL(pr,s) and needs
+// no rescaling after the operation: then the kernel runs without per-value checks (Spark's
+// result types for + - * usually guarantee it: DECIMAL(15,2) * DECIMAL(16,2) is DECIMAL(31,4)).
+template <Op op>
+bool DecimalNeverOverflows(int p1, int s1, int p2, int s2, int pr, int s) {
+  if constexpr (op == Op::kAdd || op == Op::kSub) {
+    const int sm = std::max(s1, s2);
+    return s == sm && std::max(p1 - s1, p2 - s2) + sm + 1 <= pr;
+  } else if constexpr (op == Op::kMul) {
+    return s == s1 + s2 && p1 + p2 <= pr;
+  } else {
+    return false;
+  }
+}
+
 template <Op op>
 Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
   const auto& ta = *call.arg(0).type();
@@ -179,13 +194,18 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
   const auto& tr = *call.result_type;
   const int s1 = ta.scale(), s2 = tb.scale(), s = tr.scale();
   const int128_t max = columnar::MaxUnscaled(tr.precision());
+  // Scale factors, computed once per call.
+  const int sm = op == Op::kMul ? s1 + s2 : std::max(s1, s2);
+  const int128_t m1 = columnar::Pow10(std::max(sm - s1, 0)), m2 = columnar::Pow10(std::max(sm - s2, 0));
+  const int128_t down = sm > s ? columnar::Pow10(sm - s) : 1, up = sm < s ? columnar::Pow10(s - sm) : 1;
+  const int div_e = s - s1 + s2;
+  const int128_t div_scale = div_e > 38 || -div_e > 38 ? 0 : columnar::Pow10(div_e >= 0 ? div_e : -div_e);
   auto compute = [=](int128_t a, int128_t b, int128_t* r) -> uint8_t {
     int128_t v;
     if constexpr (op == Op::kAdd || op == Op::kSub || op == Op::kMod) {
-      int sm = std::max(s1, s2);
       int128_t x, y;
-      if (__builtin_mul_overflow(a, columnar::Pow10(sm - s1), &x)) return kError;
-      if (__builtin_mul_overflow(b, columnar::Pow10(sm - s2), &y)) return kError;
+      if (__builtin_mul_overflow(a, m1, &x)) return kError;
+      if (__builtin_mul_overflow(b, m2, &y)) return kError;
       if constexpr (op == Op::kAdd) {
         if (__builtin_add_overflow(x, y, &v)) return kError;
       } else if constexpr (op == Op::kSub) {
@@ -194,20 +214,19 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
         if (y == 0) return kNullRow;
         v = x % y;
       }
-      if (sm > s) v = DivRoundHalfAway(v, columnar::Pow10(sm - s));
-      else if (sm < s && __builtin_mul_overflow(v, columnar::Pow10(s - sm), &v)) return kError;
+      if (down != 1) v = DivRoundHalfAway(v, down);
+      else if (up != 1 && __builtin_mul_overflow(v, up, &v)) return kError;
     } else if constexpr (op == Op::kMul) {
       if (__builtin_mul_overflow(a, b, &v)) return kError;
-      int sm = s1 + s2;
-      if (sm > s) v = DivRoundHalfAway(v, columnar::Pow10(sm - s));
+      if (down != 1) v = DivRoundHalfAway(v, down);
     } else {  // kDiv: a / b at scale s
       if (b == 0) return kNullRow;
-      int e = s - s1 + s2;
+      if (div_scale == 0) return kError;
       int128_t x = a, y = b;
-      if (e >= 0) {
-        if (e > 38 || __builtin_mul_overflow(a, columnar::Pow10(e), &x)) return kError;
+      if (div_e >= 0) {
+        if (__builtin_mul_overflow(a, div_scale, &x)) return kError;
       } else {
-        if (-e > 38 || __builtin_mul_overflow(b, columnar::Pow10(-e), &y)) return kError;
+        if (__builtin_mul_overflow(b, div_scale, &y)) return kError;
       }
       v = DivRoundHalfAway(x, y);
     }
@@ -215,20 +234,37 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
     *r = v;
     return kOk;
   };
+  const bool unchecked = DecimalNeverOverflows<op>(ta.precision(), s1, tb.precision(), s2, tr.precision(), s);
   auto run = [&](auto ta_tag, auto tb_tag, auto tr_tag) {
     using A = decltype(ta_tag);
     using B = decltype(tb_tag);
     using R = decltype(tr_tag);
+    auto error = [&](A a, B b) {
+      return Status::OutOfRange(std::string("Overflow in ") + OpWord(op) + " of " + tr.ToString() + " (" +
+                                columnar::FormatDecimal(a, s1) + " " + OpSymbol(op) + " " +
+                                columnar::FormatDecimal(b, s2) + ")");
+    };
+    if constexpr (op == Op::kAdd || op == Op::kSub || op == Op::kMul) {
+      if (unchecked) {
+        // The result type holds every result: plain arithmetic, which vectorizes. It is done
+        // unsigned (wrapping) because NULL slots may hold any value.
+        using U = std::conditional_t<sizeof(R) == 16, unsigned __int128, uint64_t>;
+        const U f1 = static_cast<U>(m1), f2 = static_cast<U>(m2);
+        auto f = [f1, f2](A a, B b, R* r) -> uint8_t {
+          const U x = static_cast<U>(static_cast<R>(a)), y = static_cast<U>(static_cast<R>(b));
+          if constexpr (op == Op::kMul) *r = static_cast<R>(x * y);
+          if constexpr (op == Op::kAdd) *r = static_cast<R>(x * f1 + y * f2);
+          if constexpr (op == Op::kSub) *r = static_cast<R>(x * f1 - y * f2);
+          return kOk;
+        };
+        return BinaryLoop<A, B, R>(call, f, error, result);
+      }
+    }
     auto f = [&](A a, B b, R* r) -> uint8_t {
       int128_t v = 0;
       uint8_t res = compute(static_cast<int128_t>(a), static_cast<int128_t>(b), &v);
       *r = static_cast<R>(v);
       return res;
-    };
-    auto error = [&](A a, B b) {
-      return Status::OutOfRange(std::string("Overflow in ") + OpWord(op) + " of " + tr.ToString() + " (" +
-                                columnar::FormatDecimal(a, s1) + " " + OpSymbol(op) + " " +
-                                columnar::FormatDecimal(b, s2) + ")");
     };
     return BinaryLoop<A, B, R>(call, f, error, result);
   };

@@ -88,6 +88,59 @@ TEST(Arithmetic, DecimalAddMatchesInt128OracleOnRandomValues) {
   }
 }
 
+// Result types that hold every result take the unchecked kernels; full-precision values,
+// NULL rows and both widths against an int128 oracle.
+TEST(Arithmetic, UncheckedDecimalKernelsMatchInt128Oracle) {
+  std::mt19937_64 rng(5);
+  struct Case {
+    int p1, s1, p2, s2;
+  };
+  for (Case c : {Case{18, 2, 18, 2}, Case{15, 2, 16, 2}, Case{20, 2, 20, 4}, Case{9, 0, 9, 0}}) {
+    std::vector<Value> a, b;
+    std::vector<int128_t> xa, xb;
+    auto rnd = [&](int p) {
+      int128_t m = 1;
+      for (int i = 0; i < p; ++i) m *= 10;
+      int128_t v = static_cast<int128_t>(rng() % 1000 == 0 ? 0 : rng()) * static_cast<int128_t>(rng());
+      v %= m;
+      return rng() % 5 == 0 ? (v >= 0 ? m - 1 : -(m - 1)) : v;  // the extremes too
+    };
+    for (int i = 0; i < 400; ++i) {
+      xa.push_back(rnd(c.p1));
+      xb.push_back(rnd(c.p2));
+      a.push_back(i % 9 == 0 ? Value::Null(Decimal(c.p1, c.s1)) : Value::Decimal(c.p1, c.s1, xa.back()));
+      b.push_back(i % 13 == 0 ? Value::Null(Decimal(c.p2, c.s2)) : Value::Decimal(c.p2, c.s2, xb.back()));
+    }
+    auto batch = MakeBatch({Decimal(c.p1, c.s1), Decimal(c.p2, c.s2)}, {a, b});
+    EvalContext ctx(0);
+    for (const char* op : {"+", "-", "*"}) {
+      if (op[0] == '*' && c.p1 + c.p2 > 38) continue;  // may overflow: the checked kernel's case
+      auto e = Call(op, {ColumnRef(0, Decimal(c.p1, c.s1), "a"), ColumnRef(1, Decimal(c.p2, c.s2), "b")});
+      ASSERT_TRUE(e.ok());
+      const int s = (*e)->type->scale();
+      auto v = Evaluate(**e, batch, ctx);
+      ASSERT_TRUE(v.ok()) << op << " " << v.status().ToString();
+      for (int i = 0; i < 400; ++i) {
+        if (a[i].is_null() || b[i].is_null()) {
+          EXPECT_TRUE((*v)->IsNull(i));
+          continue;
+        }
+        int128_t expect;
+        const int sm = std::max(c.s1, c.s2);
+        int128_t fa = 1, fb = 1;
+        for (int k = c.s1; k < sm; ++k) fa *= 10;
+        for (int k = c.s2; k < sm; ++k) fb *= 10;
+        if (op[0] == '+') expect = xa[i] * fa + xb[i] * fb;
+        else if (op[0] == '-') expect = xa[i] * fa - xb[i] * fb;
+        else expect = xa[i] * xb[i];
+        if (op[0] == '*' && s != c.s1 + c.s2) continue;  // rescaled: the checked kernel's case
+        int128_t got = (*e)->type->IsWideDecimal() ? (*v)->Get<int128_t>(i) : (*v)->Get<int64_t>(i);
+        EXPECT_EQ(FormatDecimal(got, s), FormatDecimal(expect, s)) << op << " row " << i;
+      }
+    }
+  }
+}
+
 TEST(Arithmetic, VectorizedIntegerAddMatchesScalarOracle) {
   std::mt19937 rng(1);
   std::vector<Value> a, b;
