@@ -1,5 +1,6 @@
 #include "sql/execution/executor.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "sql/execution/physical_basic.h"
@@ -111,8 +112,22 @@ Status Executor::RunWorker(Pipeline* p, SourceState* source, const std::atomic<b
 }
 
 Status Executor::RunPipeline(Pipeline* p) {
-  for (auto& d : p->deps) RETURN_NOT_OK(RunPipeline(d.get()));
+  // Each sink is finalized as soon as its own inputs are in, before the next sink's inputs run:
+  // a join's build is complete before the pipelines below its probe side start, so their scans
+  // can use its runtime filters (runtime_filter.h).
+  std::vector<PhysicalOperator*> done;
+  for (size_t i = 0; i < p->deps.size(); ++i) {
+    RETURN_NOT_OK(RunPipeline(p->deps[i].get()));
+    PhysicalOperator* sink = p->deps[i]->sink;
+    const bool last_input = i + 1 == p->deps.size() || p->deps[i + 1]->sink != sink;
+    if (last_input && std::find(p->finalize.begin(), p->finalize.end(), sink) != p->finalize.end()) {
+      Timer t(sink->stats);
+      RETURN_NOT_OK(sink->Finalize(*ctx_));
+      done.push_back(sink);
+    }
+  }
   for (auto* op : p->finalize) {
+    if (std::find(done.begin(), done.end(), op) != done.end()) continue;
     Timer t(op->stats);
     RETURN_NOT_OK(op->Finalize(*ctx_));
   }

@@ -35,6 +35,13 @@ class PhysicalHashAggregate : public PhysicalOperator {
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
   Status Finalize(ExecContext& ctx) override;
   Result<std::unique_ptr<SourceState>> OpenSource(ExecContext& ctx) override;
+  // A group key column passes its values: dropping input rows of a key drops only its group.
+  bool PassesColumn(int col, int* child, int* child_col) const override {
+    if (col >= static_cast<int>(groups_.size()) || groups_[col]->kind != expr::ExprKind::kColumnRef) return false;
+    *child = 0;
+    *child_col = groups_[col]->column;
+    return true;
+  }
 
   struct Table;  // a hash table with its aggregate states
 

@@ -61,6 +61,7 @@ std::string PhysicalTableScan::Details() const {
     s += "]";
   }
   if (request_.limit_hint >= 0) s += " limit=" + std::to_string(request_.limit_hint);
+  if (!runtime_text_.empty()) s += " runtime filters=[" + runtime_text_ + "]";
   return s;
 }
 
@@ -68,6 +69,17 @@ Result<std::unique_ptr<SourceState>> PhysicalTableScan::OpenSource(ExecContext& 
   ScanRequest r = request_;
   r.batch_size = ctx.batch_size;
   r.prewhere = ctx.prewhere;
+  runtime_text_.clear();
+  if (ctx.runtime_filters) {
+    for (const auto& [filter, column] : runtime_filters_) {
+      for (auto& p : filter->Predicates(column, schema()->fields[column])) {
+        std::string text = p->ToString();
+        if (text.size() > 120) text = text.substr(0, 117) + "...";
+        runtime_text_ += (runtime_text_.empty() ? "" : ", ") + text;
+        r.filters.push_back(std::move(p));
+      }
+    }
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<Scan> scan, source_->Open(r));
   return std::unique_ptr<SourceState>(new ScanSourceState(std::move(scan)));
 }

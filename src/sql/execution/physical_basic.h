@@ -11,6 +11,7 @@
 
 #include "expr/expr.h"
 #include "sql/execution/physical_operator.h"
+#include "sql/execution/runtime_filter.h"
 #include "sql/functions/table_function.h"
 
 namespace shoal::sql {
@@ -25,10 +26,16 @@ class PhysicalTableScan : public PhysicalOperator {
   std::string Details() const override;
   bool IsSource() const override { return true; }
   Result<std::unique_ptr<SourceState>> OpenSource(ExecContext& ctx) override;
+  // A join's build keys, published before this scan opens, filter output column `column`.
+  void AddRuntimeFilter(std::shared_ptr<RuntimeFilter> filter, int column) {
+    runtime_filters_.emplace_back(std::move(filter), column);
+  }
 
  private:
   std::shared_ptr<const TableSource> source_;
   ScanRequest request_;
+  std::vector<std::pair<std::shared_ptr<RuntimeFilter>, int>> runtime_filters_;
+  std::string runtime_text_;  // the predicates the last OpenSource added (EXPLAIN ANALYZE)
 };
 
 // Constant rows.
@@ -54,6 +61,11 @@ class PhysicalFilter : public PhysicalOperator {
   bool IsStreaming() const override { return true; }
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
+  bool PassesColumn(int col, int* child, int* child_col) const override {
+    *child = 0;
+    *child_col = col;
+    return true;
+  }
 
  private:
   expr::ExprPtr predicate_;
@@ -68,6 +80,12 @@ class PhysicalProject : public PhysicalOperator {
   bool IsStreaming() const override { return true; }
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
+  bool PassesColumn(int col, int* child, int* child_col) const override {
+    if (exprs_[col]->kind != expr::ExprKind::kColumnRef) return false;
+    *child = 0;
+    *child_col = exprs_[col]->column;
+    return true;
+  }
 
  private:
   std::vector<expr::ExprPtr> exprs_;

@@ -85,6 +85,29 @@ Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
   return st;
 }
 
+bool PhysicalJoinBase::PassesColumn(int col, int* child, int* child_col) const {
+  if (build_output_) {  // the output is the build side
+    *child = 1;
+    *child_col = col;
+    return true;
+  }
+  if (col < static_cast<int>(left_width_)) {
+    *child = 0;
+    *child_col = col;
+    return true;
+  }
+  // Build columns of joins that emit pairs; not SINGLE (fewer build rows could hide its
+  // more-than-one-row error) or MARK (its column is computed).
+  const auto t = type_;
+  if (t != LogicalJoinType::kInner && t != LogicalJoinType::kLeft && t != LogicalJoinType::kRight &&
+      t != LogicalJoinType::kFull) {
+    return false;
+  }
+  *child = 1;
+  *child_col = col - static_cast<int>(left_width_);
+  return true;
+}
+
 Result<std::unique_ptr<OperatorState>> PhysicalJoinBase::MakeOperatorState(ExecContext& ctx) {
   return std::unique_ptr<OperatorState>(new ProbeState(ctx.statement_timestamp));
 }
@@ -245,7 +268,17 @@ Status PhysicalHashJoin::BuildIndex(ExecContext& ctx) {
     ASSIGN_OR_RETURN(keys[c], EvalKeys(right_keys_, *build_batches_[c], evals[w]));
     return Status::OK();
   }));
+  for (auto& [key, filter] : runtime_filters_) {
+    std::vector<const Vector*> chunks;
+    for (const auto& k : keys) chunks.push_back(k[key].get());
+    if (auto summary = SummarizeKeys(chunks, right_keys_[key]->type)) filter->Publish(std::move(*summary));
+  }
   return table_->Build(ctx, std::move(keys));
+}
+
+bool PhysicalHashJoin::DropsUnmatchedProbeRows() const {
+  return build_output_ || type_ == LogicalJoinType::kInner || type_ == LogicalJoinType::kSemi ||
+         type_ == LogicalJoinType::kRight;
 }
 
 Status PhysicalHashJoin::Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) {

@@ -17,6 +17,7 @@
 #include "sql/execution/join_hash_table.h"
 #include "sql/binder/logical_plan.h"
 #include "sql/execution/physical_operator.h"
+#include "sql/execution/runtime_filter.h"
 
 namespace shoal::sql {
 
@@ -38,6 +39,7 @@ class PhysicalJoinBase : public PhysicalOperator {
   // because it is the smaller one: probing only marks build rows, and FinishOperator emits the
   // matched (SEMI) or unmatched (ANTI) build rows. The schema is then the build side's.
   void EmitBuildSide() { build_output_ = true; }
+  bool PassesColumn(int col, int* child, int* child_col) const override;
 
  protected:
   struct ProbeState;
@@ -74,11 +76,22 @@ class PhysicalHashJoin : public PhysicalJoinBase {
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
 
+  // Probe rows that match no build row produce nothing (INNER, SEMI, RIGHT, or a join that
+  // emits its build side): a runtime filter may remove them before the join.
+  bool DropsUnmatchedProbeRows() const;
+  const std::vector<expr::ExprPtr>& probe_keys() const { return left_keys_; }
+  const std::vector<expr::ExprPtr>& build_keys() const { return right_keys_; }
+  // Publishes the build values of key `key` to `filter` once the build side is complete.
+  void AddRuntimeFilter(size_t key, std::shared_ptr<RuntimeFilter> filter) {
+    runtime_filters_.emplace_back(key, std::move(filter));
+  }
+
  private:
   struct HashProbeState;
   Status BuildIndex(ExecContext& ctx) override;
 
   std::vector<expr::ExprPtr> left_keys_, right_keys_;
+  std::vector<std::pair<size_t, std::shared_ptr<RuntimeFilter>>> runtime_filters_;
   std::unique_ptr<JoinHashTable> table_;  // partitioned, built in parallel (join_hash_table.h)
 };
 

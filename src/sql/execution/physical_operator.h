@@ -45,6 +45,7 @@ struct ExecContext {
   const std::atomic<bool>* interrupted = nullptr;
   int64_t statement_timestamp = 0;          // current_timestamp for the statement
   PrewhereMode prewhere = PrewhereMode::kAuto;  // SET shoal.prewhere, for every table scan
+  bool runtime_filters = true;              // SET shoal.runtime_filters (runtime_filter.h)
 
   std::mutex metrics_mu;
   ScanMetrics scan_metrics;                 // summed over all scans
@@ -134,6 +135,11 @@ class PhysicalOperator {
   virtual Status Finalize(ExecContext& ctx);
   // True once the sink needs no more input (a LIMIT is satisfied): sources stop early.
   virtual bool SinkFinished() const { return false; }
+  // Sets *child and *child_col to the input column whose values output column `col` carries
+  // unchanged, when this operator only drops or repeats rows with respect to that column (so a
+  // filter on the column's values that a parent would apply anyway may move below it); false
+  // otherwise (runtime_filter.h).
+  virtual bool PassesColumn(int col, int* child, int* child_col) const { return false; }
 
   std::vector<std::unique_ptr<PhysicalOperator>> children;
   OperatorStats stats;

@@ -6,6 +6,7 @@
 #include "sql/execution/physical_join.h"
 #include "sql/execution/physical_sort.h"
 #include "sql/execution/physical_window.h"
+#include "sql/execution/runtime_filter.h"
 
 namespace shoal::sql {
 
@@ -24,10 +25,10 @@ bool BuildOnOutputSide(const LogicalOperator& op) {
 
 }  // namespace
 
-Result<PhysicalPtr> CreatePhysicalPlan(const LogicalOperator& op) {
+static Result<PhysicalPtr> CreateOperator(const LogicalOperator& op) {
   std::vector<PhysicalPtr> children;
   for (const auto& c : op.children) {
-    ASSIGN_OR_RETURN(PhysicalPtr p, CreatePhysicalPlan(*c));
+    ASSIGN_OR_RETURN(PhysicalPtr p, CreateOperator(*c));
     children.push_back(std::move(p));
   }
   columnar::SchemaPtr schema = op.Schema();
@@ -104,6 +105,12 @@ Result<PhysicalPtr> CreatePhysicalPlan(const LogicalOperator& op) {
   out->children = std::move(children);
   out->estimated_rows = op.estimated_rows;
   return out;
+}
+
+Result<PhysicalPtr> CreatePhysicalPlan(const LogicalOperator& op) {
+  ASSIGN_OR_RETURN(PhysicalPtr root, CreateOperator(op));
+  PlanRuntimeFilters(root.get());
+  return root;
 }
 
 }  // namespace shoal::sql

@@ -26,6 +26,12 @@ class PhysicalSort : public PhysicalOperator {
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
   Status Finalize(ExecContext& ctx) override;
   Result<std::unique_ptr<SourceState>> OpenSource(ExecContext& ctx) override;
+  bool PassesColumn(int col, int* child, int* child_col) const override {
+    if (limit_ >= 0) return false;  // top-N: which rows survive depends on the others
+    *child = 0;
+    *child_col = col;
+    return true;
+  }
 
  private:
   // Sorts `chunks` (data columns followed by key columns) into one chunk, keeping the first

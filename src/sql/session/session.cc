@@ -133,6 +133,7 @@ void Session::InitContext(ExecContext* ctx) const {
     auto mode = ParsePrewhereMode(*prewhere);  // validated by SET
     if (mode.ok()) ctx->prewhere = *mode;
   }
+  if (auto rf = Setting("shoal.runtime_filters")) ctx->runtime_filters = *rf != "off";
 }
 
 Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {

@@ -89,12 +89,12 @@ Result<QueryResult> Session::RunSet(const Statement& s) {
   if (key == "shoal.prewhere") {
     RETURN_NOT_OK(ParsePrewhereMode(value).status());
     value = Lower(value);
-  } else if (key == "shoal.join_order") {
+  } else if (key == "shoal.join_order" || key == "shoal.runtime_filters") {
     value = Lower(value);
     if (value == "true") value = "on";
     if (value == "false") value = "off";
     if (value != "on" && value != "off") {
-      return Status::InvalidArgument("SET shoal.join_order: expected 'on' or 'off', got '" + set.value.text + "'");
+      return Status::InvalidArgument("SET " + key + ": expected 'on' or 'off', got '" + set.value.text + "'");
     }
   }
   settings_[key] = value;
