@@ -59,6 +59,7 @@ class Evaluator {
   Result<Datum> EvalCase(const Expr& e, const uint32_t* sel, int64_t n);
   Result<Datum> EvalCoalesce(const Expr& e, const uint32_t* sel, int64_t n);
   Result<Datum> EvalIn(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalInSet(const Expr& e, const uint32_t* sel, int64_t n);
   Result<Datum> EvalDistinct(const Expr& e, const uint32_t* sel, int64_t n);
   Result<Datum> EvalLike(const Expr& e, const uint32_t* sel, int64_t n);
   Result<Datum> EvalFieldAccess(const Expr& e, const uint32_t* sel, int64_t n);
@@ -157,6 +158,7 @@ Result<Datum> Evaluator::Eval(const Expr& e, const uint32_t* sel, int64_t n) {
     }
     case ExprKind::kIsDistinctFrom: return EvalDistinct(e, sel, n);
     case ExprKind::kIn: return EvalIn(e, sel, n);
+    case ExprKind::kInSet: return EvalInSet(e, sel, n);
     case ExprKind::kLike: return EvalLike(e, sel, n);
     case ExprKind::kCoalesce: return EvalCoalesce(e, sel, n);
     case ExprKind::kFieldAccess: return EvalFieldAccess(e, sel, n);
@@ -301,7 +303,7 @@ Result<Datum> Evaluator::EvalCoalesce(const Expr& e, const uint32_t* sel, int64_
 
 // IN against a hashed list: one probe per row. NULL for a NULL needle, and for a needle not
 // found when the list holds a NULL.
-Datum InSet(const Expr& e, const Vector& v, const InListSet& set, int64_t n) {
+Datum ProbeInSet(const Expr& e, const Vector& v, const InListSet& set, int64_t n) {
   auto out = Vector::Make(columnar::Boolean(), n);
   out->Resize(n);
   uint8_t* value = out->data<uint8_t>();
@@ -325,7 +327,7 @@ Datum InSet(const Expr& e, const Vector& v, const InListSet& set, int64_t n) {
         using T = decltype(tag);
         if constexpr (!std::is_same_v<T, int128_t>) {
           const T* x = v.data<T>();
-          for (int64_t i = 0; i < n; ++i) finish(i, set.keys.count(InKey(x[i])) > 0);
+          for (int64_t i = 0; i < n; ++i) finish(i, set.keys.Contains(InKey(x[i])));
         }
       },
       [] {});
@@ -388,7 +390,7 @@ std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vec
     for (const Datum& d : items) {
       if (!d.vec->IsNull(0)) set.string_set.insert(d.vec->GetString(0));
     }
-    return InSet(e, v, set, n);
+    return ProbeInSet(e, v, set, n);
   }
   bool done = DispatchFixed(
       *v.type(),
@@ -398,21 +400,21 @@ std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vec
           return false;
         } else {
           for (const Datum& d : items) {
-            if (!d.vec->IsNull(0)) set.keys.insert(InKey(d.vec->Get<T>(0)));
+            if (!d.vec->IsNull(0)) set.keys.Insert(InKey(d.vec->Get<T>(0)));
           }
           return true;
         }
       },
       [] { return false; });
   if (!done) return std::nullopt;
-  return InSet(e, v, set, n);
+  return ProbeInSet(e, v, set, n);
 }
 
 Result<Datum> Evaluator::EvalIn(const Expr& e, const uint32_t* sel, int64_t n) {
   // needle IN (a, b, ...) = needle = a OR needle = b OR ...; then NOT for NOT IN.
   ASSIGN_OR_RETURN(Datum needle, Eval(*e.args[0], sel, n));
   if (!needle.constant && e.in_list && e.args.size() > kInHashThreshold && needle.vec->id() != TypeId::kNull) {
-    if (auto set = e.in_list->Get(e)) return InSet(e, *needle.vec, *set, n);
+    if (auto set = e.in_list->Get(e)) return ProbeInSet(e, *needle.vec, *set, n);
   }
   std::vector<Datum> items;
   bool all_constant = needle.constant;
@@ -463,6 +465,13 @@ Result<Datum> Evaluator::EvalIn(const Expr& e, const uint32_t* sel, int64_t n) {
     for (int64_t k = 0; k < m; ++k) value[k] ^= 1;
   }
   return Datum{out, all_constant};
+}
+
+Result<Datum> Evaluator::EvalInSet(const Expr& e, const uint32_t* sel, int64_t n) {
+  ASSIGN_OR_RETURN(Datum needle, Eval(*e.args[0], sel, n));
+  if (needle.vec->id() == TypeId::kNull) return Datum{Vector::MakeNull(columnar::Boolean(), 1), true};
+  const int64_t m = needle.constant ? 1 : n;
+  return Datum{ProbeInSet(e, *needle.vec, *e.in_set, m).vec, needle.constant};
 }
 
 Result<Datum> Evaluator::EvalDistinct(const Expr& e, const uint32_t* sel, int64_t n) {

@@ -269,6 +269,15 @@ Result<ExprPtr> In(ExprPtr needle, std::vector<ExprPtr> list, bool negated) {
   return ExprPtr(e);
 }
 
+ExprPtr InSet(ExprPtr needle, std::shared_ptr<const InListSet> set, std::string label) {
+  auto e = NewExpr(ExprKind::kInSet, columnar::Boolean());
+  e->nullable = needle->nullable;
+  e->args = {std::move(needle)};
+  e->in_set = std::move(set);
+  e->name = std::move(label);
+  return ExprPtr(e);
+}
+
 Result<ExprPtr> Like(ExprPtr value, ExprPtr pattern, ExprPtr escape, bool case_insensitive, bool negated) {
   auto to_string = [](ExprPtr x) -> Result<ExprPtr> {
     if (x->type->id() == TypeId::kString) return x;
@@ -468,6 +477,7 @@ std::string Expr::ToString() const {
     }
     case ExprKind::kCoalesce: return "COALESCE(" + join(0, ", ") + ")";
     case ExprKind::kFieldAccess: return args[0]->ToString() + "." + name;
+    case ExprKind::kInSet: return "(" + args[0]->ToString() + " IN " + name + ")";
   }
   return "?";
 }
@@ -480,6 +490,7 @@ bool Expr::Equals(const Expr& o) const {
       field_index != o.field_index) {
     return false;
   }
+  if (kind == ExprKind::kInSet && in_set != o.in_set) return false;
   if (kind == ExprKind::kLiteral) {
     if (value.is_null() != o.value.is_null()) return false;
     if (!value.is_null() && !(value == o.value)) return false;

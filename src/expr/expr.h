@@ -44,6 +44,7 @@ using columnar::Value;
 
 struct Expr;
 class InListCache;
+struct InListSet;
 using ExprPtr = std::shared_ptr<const Expr>;
 struct KernelCall;
 struct EvalContext;
@@ -65,6 +66,7 @@ enum class ExprKind : uint8_t {
   kLike,            // args[0] LIKE args[1] [ESCAPE args[2]]; negated, case_insensitive (ILIKE)
   kCoalesce,        // args (first non-NULL, later args evaluated only where needed)
   kFieldAccess,     // args[0] is a STRUCT; field_index, name: the field
+  kInSet,           // args[0] is in `in_set` (a runtime join filter's keys; no list); name: label
 };
 
 struct Expr {
@@ -86,6 +88,7 @@ struct Expr {
   // kIn built by In(): its literal list hashed on first evaluation (copies share it; it is
   // rebuilt when the list's nodes change).
   std::shared_ptr<InListCache> in_list;
+  std::shared_ptr<const InListSet> in_set;  // kInSet
 
   bool IsLiteral() const { return kind == ExprKind::kLiteral; }
   bool IsNullLiteral() const { return kind == ExprKind::kLiteral && value.is_null(); }
@@ -120,6 +123,9 @@ Result<ExprPtr> Not(ExprPtr arg);
 ExprPtr IsNull(ExprPtr arg, bool negated = false);
 Result<ExprPtr> IsDistinctFrom(ExprPtr a, ExprPtr b, bool negated = false);
 Result<ExprPtr> In(ExprPtr needle, std::vector<ExprPtr> list, bool negated = false);
+// `needle` is in `set` (keys of the needle's type, e.g. a hash join's build keys); `label`
+// describes the set for EXPLAIN. Statistics-based pruning treats it as unknown.
+ExprPtr InSet(ExprPtr needle, std::shared_ptr<const InListSet> set, std::string label);
 // `escape` may be null (no escape character); LIKE on a non-string casts it to STRING.
 Result<ExprPtr> Like(ExprPtr value, ExprPtr pattern, ExprPtr escape, bool case_insensitive = false,
                      bool negated = false);

@@ -54,7 +54,7 @@ std::shared_ptr<const InListSet> Build(const Expr& e) {
             }
             v->Clear();
             x.AppendTo(v.get());
-            set->keys.insert(InKey(v->Get<T>(0)));
+            set->keys.Insert(InKey(v->Get<T>(0)));
           }
           return true;
         }
@@ -65,6 +65,32 @@ std::shared_ptr<const InListSet> Build(const Expr& e) {
 }
 
 }  // namespace
+
+void KeySet::Insert(uint64_t k) {
+  if (k == kEmpty) {
+    has_empty_ = true;
+    return;
+  }
+  if ((size_ + 1) * 2 > slots_.size()) Grow();
+  for (uint64_t s = Mix(k) & mask_;; s = (s + 1) & mask_) {
+    if (slots_[s] == k) return;
+    if (slots_[s] == kEmpty) {
+      slots_[s] = k;
+      ++size_;
+      return;
+    }
+  }
+}
+
+void KeySet::Grow() {
+  std::vector<uint64_t> old = std::move(slots_);
+  slots_.assign(old.empty() ? 64 : old.size() * 2, kEmpty);
+  mask_ = slots_.size() - 1;
+  size_ = 0;
+  for (uint64_t k : old) {
+    if (k != kEmpty) Insert(k);
+  }
+}
 
 std::shared_ptr<const InListSet> InListCache::Get(const Expr& e) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -41,6 +41,8 @@ std::optional<JoinKeySummary> SummarizeIntegers(const std::vector<const Vector*>
   int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
   std::unordered_set<int64_t> distinct;
   bool few = true;
+  auto set = std::make_shared<expr::InListSet>();
+  bool bounded = true;
   for (const Vector* v : chunks) {
     expr::DispatchFixed(
         *type,
@@ -58,6 +60,10 @@ std::optional<JoinKeySummary> SummarizeIntegers(const std::vector<const Vector*>
                 distinct.insert(x);
                 few = distinct.size() <= kRuntimeFilterMaxValues;
               }
+              if (bounded) {
+                set->keys.Insert(expr::InKey(d[i]));
+                bounded = set->keys.size() <= kRuntimeFilterMaxSetKeys;
+              }
             }
           }
           return 0;
@@ -67,6 +73,7 @@ std::optional<JoinKeySummary> SummarizeIntegers(const std::vector<const Vector*>
   if (s.empty) return s;
   s.min = IntegerValue(type, lo);
   s.max = IntegerValue(type, hi);
+  if (!few && bounded) s.set = std::move(set);
   if (few) {
     std::vector<int64_t> sorted(distinct.begin(), distinct.end());
     std::sort(sorted.begin(), sorted.end());
@@ -172,6 +179,9 @@ std::vector<expr::ExprPtr> RuntimeFilter::Predicates(int column, const columnar:
   auto le = expr::Call("<=", {ref, expr::Literal(s->max)});
   if (ge.ok()) out.push_back(*ge);
   if (le.ok()) out.push_back(*le);
+  if (s->set) {
+    out.push_back(expr::InSet(ref, s->set, "<" + std::to_string(s->set->keys.size()) + " join keys>"));
+  }
   return out;
 }
 

@@ -25,6 +25,7 @@
 #include "columnar/value.h"
 #include "columnar/vector.h"
 #include "expr/expr.h"
+#include "expr/in_list_set.h"
 
 namespace shoal::sql {
 
@@ -35,10 +36,13 @@ struct JoinKeySummary {
   bool empty = true;                    // no non-NULL build key
   columnar::Value min, max;
   std::optional<std::vector<columnar::Value>> values;  // the distinct keys, when few
+  std::shared_ptr<const expr::InListSet> set;          // integer keys, when not too many
 };
 
-// Keys with at most this many distinct values become an IN list; more give a range only.
+// Keys with at most this many distinct values become an IN list; integer keys with at most
+// kRuntimeFilterMaxSetKeys a range and a hashed key set (expr::InSet); more give a range only.
 inline constexpr size_t kRuntimeFilterMaxValues = 4096;
+inline constexpr size_t kRuntimeFilterMaxSetKeys = size_t{1} << 20;
 
 // Summarizes key vectors (one per build chunk, all of `type`); nullopt for a type without a
 // summary (only integer-like, DATE, TIMESTAMP, DECIMAL(<=18) and STRING keys have one).
