@@ -9,6 +9,7 @@ PACKAGES=(
   zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev
   libroaring-dev libxxhash-dev nlohmann-json3-dev libedit-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pandas python3-pytest
 )
 # Node.js runs the DuckDB oracle; use the machine's own when present (it may not be Debian's).
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
