@@ -35,7 +35,8 @@ pybind11::list FetchRows(ResultCursor* cursor, int64_t max_rows);
 // The remaining rows as {column name: numpy array}, advancing the cursor to the end. Fixed-width
 // columns are copied from the column buffers into typed arrays (int*/uint64/float*/bool,
 // datetime64[D] for DATE, datetime64[us] for TIMESTAMP*); the others are object arrays. A
-// column with NULLs is a numpy.ma.MaskedArray. Duplicate names get suffixes "_1", "_2", ....
+// column with NULLs is a numpy.ma.MaskedArray. The fixed-width copies run without the GIL,
+// on up to hardware-concurrency threads. Duplicate names get suffixes "_1", "_2", ....
 pybind11::dict FetchColumns(ResultCursor* cursor);
 
 }  // namespace shoal::python
