@@ -28,6 +28,8 @@ namespace {
 
 // One statement's materialized result with a read position. Independent of its connection:
 // it stays readable after the connection is closed.
+//
+// Thread-safety: used under the GIL, which serializes its callers.
 class PyResult {
  public:
   explicit PyResult(QueryResult r) : statement_type_(r.statement_type()) {
@@ -55,6 +57,9 @@ class PyResult {
 
 // A connection to a warehouse. Statements on one PyConnection run one at a time (a mutex);
 // open one per thread (cursor()) to run them in parallel.
+//
+// Thread-safety: any thread may call it; statements serialize on the mutex, interrupt() does
+// not wait for it.
 class PyConnection {
   // Runs `f` under the mutex (taken with the GIL released); raises if the connection is closed.
   template <typename F>
