@@ -1,5 +1,5 @@
 # Front door for building and testing shoal (DuckDB's convention). See README.md.
-.PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke reliability demo bench format tidy deps clean
+.PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke reliability demo bench format tidy deps clean python install
 
 JOBS ?= $(shell nproc)
 # ccache keys on paths relative to the checkout, so a fresh clone elsewhere reuses the cache.
@@ -25,6 +25,18 @@ endef
 release: $(DEPS_STAMP)
 	$(call configure,release,-DCMAKE_BUILD_TYPE=Release)
 	cmake --build build/release -j $(JOBS)
+
+# The Python module into build/python/shoal/ (PYTHONPATH=build/python; doc/python.md).
+python: $(DEPS_STAMP)
+	$(call configure,release,-DCMAKE_BUILD_TYPE=Release)
+	cmake -DSHOAL_PYTHON=ON build/release >/dev/null
+	cmake --build build/release -j $(JOBS) --target shoal_python
+
+# libshoal.so, include/shoal/, bin/shoal, lib/cmake/shoal/ and lib/pkgconfig/shoal.pc into
+# $(PREFIX) (doc/embedding.md).
+PREFIX ?= /usr/local
+install: release
+	cmake --install build/release --prefix $(PREFIX)
 
 debug: $(DEPS_STAMP)
 	$(call configure,debug,-DCMAKE_BUILD_TYPE=Debug)

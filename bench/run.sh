@@ -29,6 +29,10 @@ cmake --build "$BUILD" -j "${JOBS:-2}" >/dev/null || { echo "build failed" >&2; 
 for script in "$ROOT"/bench/*.sh; do
   run "$(basename "$script" .sh)" bash "$script"
 done
+# The Python module's fetch overhead against the C++ API (when the module is built).
+if [ -d "$ROOT/build/python/shoal" ]; then
+  run python_fetch env PYTHONPATH="$ROOT/build/python" /usr/bin/python3 "$ROOT/bench/python_fetch.py"
+fi
 # Drivers that a bench/*.sh script runs with its own arguments.
 SCRIPT_DRIVERS=" bench_parquet_rw "
 for bin in "$BUILD"/bench_*; do

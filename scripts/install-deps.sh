@@ -7,8 +7,9 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   clang libclang-rt-14-dev clang-format clang-tidy
   zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev
-  libroaring-dev libxxhash-dev nlohmann-json3-dev libfmt-dev libcli11-dev libreadline-dev
+  libroaring-dev libxxhash-dev nlohmann-json3-dev libedit-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pandas python3-pytest
 )
 # Node.js runs the DuckDB oracle; use the machine's own when present (it may not be Debian's).
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)

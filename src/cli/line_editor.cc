@@ -5,10 +5,10 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <clocale>
 #include <cstdlib>
 
-#include <readline/history.h>
-#include <readline/readline.h>
+#include <editline/readline.h>  // libedit (BSD), readline-compatible API
 
 namespace shoal::cli {
 
@@ -30,6 +30,10 @@ void OnLine(char* line) {
 
 LineEditor::LineEditor(std::string history_path, int interrupt_fd)
     : history_path_(std::move(history_path)), interrupt_fd_(interrupt_fd) {
+  // libedit decodes the prompt with the C library's multibyte functions: under the default "C"
+  // locale the continuation prompt's "‣" would not be shown. Take the user's locale, and UTF-8
+  // when that is not a multibyte one.
+  if (std::setlocale(LC_CTYPE, "") == nullptr || MB_CUR_MAX == 1) std::setlocale(LC_CTYPE, "C.UTF-8");
   rl_catch_signals = 0;  // SIGINT reaches SigintRouter, not readline's handler
   rl_readline_name = "shoal";
   using_history();

@@ -1,7 +1,8 @@
-// Reads interactive input lines with GNU readline (editing, history in a file), waking up on
-// Ctrl-C so the shell can clear the line instead of dying.
+// Reads interactive input lines with libedit's readline-compatible API (editing, history in a
+// file), waking up on Ctrl-C so the shell can clear the line instead of dying.
 //
-// Thread-safety: not thread-safe; readline is process-global, so use one LineEditor at a time.
+// Thread-safety: not thread-safe; the editor's state is process-global, so use one LineEditor
+// at a time.
 #pragma once
 
 #include <string>

@@ -19,6 +19,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// libedit's history file holds one entry per line, vis(3)-encoded: a space is "\\040".
+std::string DecodeHistoryFile(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '3') {
+      out.push_back(static_cast<char>((text[i + 1] - '0') * 64 + (text[i + 2] - '0') * 8 + (text[i + 3] - '0')));
+      i += 3;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
 class ShellInteractive : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -119,7 +133,7 @@ TEST_F(ShellInteractive, RunsMultiLineStatementsDotCommandsAndExits) {
   std::ifstream history(dir_.Join("home") + "/.shoal_history");
   std::stringstream ss;
   ss << history.rdbuf();
-  EXPECT_NE(ss.str().find("SELECT 'x' AS s;"), std::string::npos) << ss.str();
+  EXPECT_NE(DecodeHistoryFile(ss.str()).find("SELECT 'x' AS s;"), std::string::npos) << ss.str();
 }
 
 TEST_F(ShellInteractive, CtrlCClearsThePartialStatement) {

@@ -1,5 +1,7 @@
 #include "sql/binder/catalog.h"
 
+#include <cctype>
+
 #include "columnar/datetime.h"
 #include "sql/functions/delta_table_source.h"
 
@@ -14,6 +16,12 @@ std::string Catalog::TableRoot(const TableName& name) const {
 
 Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName& name,
                                                                 const scan::TimeTravel& at) const {
+  if (auto registered = FindRegistered(name)) {
+    if (at.version || at.timestamp_ms) {
+      return Status::Binder("time travel is not possible on registered relation " + name.ToString());
+    }
+    return registered;
+  }
   std::string root = TableRoot(name);
   if (latest_hook_ && !at.version && !at.timestamp_ms) {
     ASSIGN_OR_RETURN(std::shared_ptr<const TableSource> own, latest_hook_(name, root));
@@ -31,7 +39,16 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
 Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) const {
   // A catalog without a file system (table expressions bind against a schema alone) has none.
   if (!fs_ || name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
+  if (FindRegistered(name)) return std::optional<ViewDefinition>();  // the registered one wins
   return ReadView(*fs_, warehouse_, name.parts[0]);
+}
+
+std::shared_ptr<const TableSource> Catalog::FindRegistered(const TableName& name) const {
+  if (!registered_ || name.IsPath() || name.parts.size() != 1) return nullptr;
+  std::string key = name.parts[0];
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto it = registered_->find(key);
+  return it == registered_->end() ? nullptr : it->second;
 }
 
 Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columnar::Value& v) {

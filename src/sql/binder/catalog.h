@@ -3,6 +3,9 @@
 // that path; a one-part name may also be a view (`<warehouse>/_shoal/views`). Time travel
 // (VERSION / TIMESTAMP AS OF) selects the snapshot.
 //
+// A connection's registered relations (Session::RegisterRelation: in-memory data such as a
+// Python DataFrame) resolve by one-part name before tables and views.
+//
 // A session with open transactions installs a hook so names resolve to the transaction's view
 // of the table (read-your-writes, reads recorded in its read set).
 //
@@ -10,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +36,9 @@ class Catalog {
   using LatestTableHook =
       std::function<Result<std::shared_ptr<const TableSource>>(const TableName& name, const std::string& root)>;
   void set_latest_hook(LatestTableHook hook) { latest_hook_ = std::move(hook); }
+  // Registered relations by lower-case name; must outlive the catalog (null = none).
+  using RelationMap = std::map<std::string, std::shared_ptr<const TableSource>>;
+  void set_registered(const RelationMap* relations) { registered_ = relations; }
 
   // The directory a table name refers to (not checked).
   std::string TableRoot(const TableName& name) const;
@@ -46,6 +53,10 @@ class Catalog {
   std::shared_ptr<io::FileSystem> fs_;
   std::string warehouse_;
   LatestTableHook latest_hook_;
+  const RelationMap* registered_ = nullptr;
+
+  // The registered relation a one-part name refers to, or null.
+  std::shared_ptr<const TableSource> FindRegistered(const TableName& name) const;
 };
 
 // The time travel target from its evaluated value: VERSION takes an integer; TIMESTAMP a

@@ -81,6 +81,9 @@ class Session {
   // statement's writes, the open explicit transaction's tables), to the transaction's view of
   // the table with reads recorded in its read set.
   Catalog MakeCatalog();
+  // Registers in-memory data under `name` for this session's later statements (the Python
+  // module's con.register); a null source unregisters. Names are case-insensitive.
+  void RegisterRelation(const std::string& name, std::shared_ptr<const TableSource> source);
   // True between BEGIN and COMMIT / ROLLBACK / PREPARE TRANSACTION.
   bool in_transaction() const { return in_transaction_; }
 
@@ -119,6 +122,7 @@ class Session {
   std::optional<Status> failed_;  // the error that failed the explicit transaction
   std::map<std::string, std::unique_ptr<TableTransaction>> txns_;  // explicit, by table root
   std::vector<StatementWrite> writes_;                             // the current statement's
+  Catalog::RelationMap registered_;                                // RegisterRelation's
 };
 
 // The value of SET shoal.prewhere: 'auto', 'on' (or true), 'off' (or false), any case.

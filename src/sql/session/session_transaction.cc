@@ -2,6 +2,7 @@
 // statements BEGIN, COMMIT, ROLLBACK, PREPARE TRANSACTION, COMMIT PREPARED, ROLLBACK PREPARED
 // (doc/sql_writes.md).
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "sql/session/database_impl.h"
@@ -49,7 +50,18 @@ Catalog Session::MakeCatalog() {
   Catalog catalog(db_->fs, db_->dir);
   catalog.set_latest_hook(
       [this](const TableName& name, const std::string& root) { return ResolveLatest(name, root); });
+  catalog.set_registered(&registered_);
   return catalog;
+}
+
+void Session::RegisterRelation(const std::string& name, std::shared_ptr<const TableSource> source) {
+  std::string key = name;
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (source) {
+    registered_[key] = std::move(source);
+  } else {
+    registered_.erase(key);
+  }
 }
 
 Result<std::optional<delta::Txn>> Session::AppTransactionSetting() const {

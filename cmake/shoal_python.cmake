@@ -1,0 +1,62 @@
+# The Python module `shoal` (python/): pybind11 over the in-tree engine, for Debian's
+# /usr/bin/python3 (another python3 may come first on PATH). Built by default when pybind11 is
+# found, except in sanitizer builds (an instrumented extension needs a preloaded runtime).
+#
+# Output: the package directory build/python/shoal/ for the release build (the Makefile's
+# `make python`), <build dir>/python/shoal/ for other builds; PYTHONPATH=<that>/.. imports it.
+set(shoal_python_default OFF)
+if(NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN AND NOT SHOAL_FUZZ AND EXISTS /usr/bin/python3)
+  set(Python_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "Python for the shoal module")
+  set(PYBIND11_FINDPYTHON ON)
+  find_package(Python 3.11 COMPONENTS Interpreter Development.Module QUIET)
+  if(Python_FOUND)
+    find_package(pybind11 CONFIG QUIET)
+    if(pybind11_FOUND)
+      set(shoal_python_default ON)
+    endif()
+  endif()
+endif()
+option(SHOAL_PYTHON "Build the Python module (needs pybind11)" ${shoal_python_default})
+
+if(CMAKE_BINARY_DIR STREQUAL "${CMAKE_SOURCE_DIR}/build/release")
+  set(SHOAL_PYTHON_DIR ${CMAKE_SOURCE_DIR}/build/python)
+else()
+  set(SHOAL_PYTHON_DIR ${CMAKE_BINARY_DIR}/python)
+endif()
+
+file(GLOB shoal_python_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/src/*.cc)
+if(SHOAL_PYTHON AND shoal_python_srcs)
+  if(NOT pybind11_FOUND)
+    find_package(pybind11 CONFIG REQUIRED)
+  endif()
+  # NO_EXTRAS: no LTO (its serial-compilation warning; the engine is not LTO-built) and no strip.
+  pybind11_add_module(shoal_python MODULE NO_EXTRAS ${shoal_python_srcs})
+  target_link_libraries(shoal_python PRIVATE shoal_sql)
+  # GCC 12's -Wuse-after-free false positive in columnar/buffer.h's Append (see shoal_tpch).
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(shoal_python PRIVATE -Wno-use-after-free)
+  endif()
+  set_target_properties(shoal_python PROPERTIES OUTPUT_NAME _shoal
+                        LIBRARY_OUTPUT_DIRECTORY ${SHOAL_PYTHON_DIR}/shoal)
+  # The pure-Python part of the package, copied next to the extension.
+  file(GLOB shoal_python_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/shoal/*.py)
+  foreach(f ${shoal_python_files})
+    get_filename_component(n ${f} NAME)
+    add_custom_command(TARGET shoal_python POST_BUILD
+                       COMMAND ${CMAKE_COMMAND} -E copy_if_different ${f} ${SHOAL_PYTHON_DIR}/shoal/${n})
+  endforeach()
+endif()
+
+# python/tests/test_*.py, one CTest test per file. They run whether or not the module was
+# built: without it they skip, or fail when CI=true (python/tests/conftest.py).
+if(EXISTS /usr/bin/python3 AND NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN)
+  file(GLOB shoal_python_tests CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/tests/test_*.py)
+  foreach(t ${shoal_python_tests})
+    get_filename_component(n ${t} NAME_WE)
+    add_test(NAME python/${n}
+             COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider ${t}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/python/tests)
+    set_tests_properties(python/${n} PROPERTIES LABELS unit TIMEOUT 600
+                         ENVIRONMENT "PYTHONPATH=${SHOAL_PYTHON_DIR};SHOAL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PYTHONDONTWRITEBYTECODE=1")
+  endforeach()
+endif()

@@ -1,0 +1,219 @@
+// The extension module shoal._shoal: connections and results over the engine's public API
+// (include/shoal/database.h). The Python package `shoal` (python/shoal/) wraps it with the
+// DB-API-like surface (doc/python.md).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "columnar/vector.h"
+#include "errors.h"
+#include "frame_import.h"
+#include "query_runner.h"
+#include "result_convert.h"
+#include "shoal/database.h"
+#include "sql/session/database_impl.h"
+
+namespace shoal::python {
+
+namespace py = pybind11;
+
+namespace {
+
+// One statement's materialized result with a read position. Independent of its connection:
+// it stays readable after the connection is closed.
+//
+// Thread-safety: used under the GIL, which serializes its callers.
+class PyResult {
+ public:
+  explicit PyResult(QueryResult r) : statement_type_(r.statement_type()) {
+    for (int i = 0; i < r.num_columns(); ++i) {
+      columns_.push_back(r.column_name(i));
+      types_.push_back(r.column_type(i));
+    }
+    cursor_.schema = r.schema();
+    cursor_.batches = r.batches();
+  }
+
+  const std::vector<std::string>& columns() const { return columns_; }
+  const std::vector<std::string>& types() const { return types_; }
+  const std::string& statement_type() const { return statement_type_; }
+  int64_t rows_left() const { return cursor_.RowsLeft(); }
+  py::list FetchRows(int64_t n) { return python::FetchRows(&cursor_, n); }
+  py::dict FetchColumns() { return python::FetchColumns(&cursor_); }
+
+ private:
+  std::vector<std::string> columns_;
+  std::vector<std::string> types_;
+  std::string statement_type_;
+  ResultCursor cursor_;
+};
+
+// A connection to a warehouse. Statements on one PyConnection run one at a time (a mutex);
+// open one per thread (cursor()) to run them in parallel.
+//
+// Thread-safety: any thread may call it; statements serialize on the mutex, interrupt() does
+// not wait for it.
+class PyConnection {
+  // Runs `f` under the mutex (taken with the GIL released); raises if the connection is closed.
+  template <typename F>
+  auto Locked(F f) {
+    std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+    {
+      py::gil_scoped_release release;
+      lock.lock();
+    }
+    if (!conn_) RaiseClosed("connection");
+    return f();
+  }
+
+  Status RunLocked(const std::function<Status(Connection*)>& f) {
+    std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+    {
+      py::gil_scoped_release release;
+      lock.lock();
+    }
+    if (!conn_) RaiseClosed("connection");
+    Connection* c = conn_.get();
+    return RunInterruptible(c, [&] { return f(c); });
+  }
+
+ public:
+  PyConnection(const std::string& path, int threads) {
+    DatabaseOptions options;
+    options.threads = threads;
+    auto db = Database::Open(path, options);
+    if (!db.ok()) RaiseStatus(db.status());
+    db_ = std::shared_ptr<Database>(std::move(db).value().release());
+    conn_ = db_->Connect();
+    conn_raw_.store(conn_.get());
+  }
+  explicit PyConnection(std::shared_ptr<Database> db) : db_(std::move(db)), conn_(db_->Connect()) {
+    conn_raw_.store(conn_.get());
+  }
+
+  std::unique_ptr<PyConnection> Cursor() {
+    std::shared_ptr<Database> db = Locked([this] { return db_; });
+    return std::make_unique<PyConnection>(std::move(db));
+  }
+
+  std::unique_ptr<PyResult> Query(const std::string& sql) {
+    Result<QueryResult> result = Status::Internal("statement did not run");
+    Status st = RunLocked([&](Connection* c) {
+      result = c->Query(sql);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    if (!result.ok()) RaiseStatus(result.status());
+    return std::make_unique<PyResult>(std::move(result).value());
+  }
+
+  // Runs `sql` and reads every fixed-width value of the result in C++ (no Python objects): the
+  // baseline of bench/python_fetch.py. Returns the number of values read.
+  int64_t QueryTouch(const std::string& sql) {
+    int64_t values = 0;
+    Status st = RunLocked([&](Connection* c) {
+      ASSIGN_OR_RETURN(QueryResult r, c->Query(sql));
+      uint64_t sum = 0;
+      for (const auto& b : r.batches()) {
+        for (const auto& col : b->columns) {
+          const int width = col->type()->SlotWidth();
+          if (width != 8 || col->type()->HasOffsets()) continue;
+          const uint64_t* d = col->data<uint64_t>();
+          for (int64_t i = 0; i < b->num_rows; ++i) sum += d[i];
+          values += b->num_rows;
+        }
+      }
+      sink_ = sum;
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    return values;
+  }
+
+  void Register(const std::string& name, const std::vector<py::tuple>& columns) {
+    std::vector<ImportColumn> cols;
+    for (const py::tuple& t : columns) {
+      if (t.size() != 4) RaiseInvalidArgument("register: a column is (name, values, mask, kind)");
+      cols.push_back({t[0].cast<std::string>(), py::array(t[1]), t[2], t[3].cast<std::string>()});
+    }
+    std::shared_ptr<const sql::TableSource> source =
+        ImportColumns(name, cols, Locked([this] { return db_->options().batch_size; }));
+    Locked([&] {
+      conn_->impl().session.RegisterRelation(name, source);
+      return 0;
+    });
+  }
+
+  void Unregister(const std::string& name) {
+    Locked([&] {
+      conn_->impl().session.RegisterRelation(name, nullptr);
+      return 0;
+    });
+  }
+
+  // Not under the mutex (a running statement holds it). Interrupt and Close both run with the
+  // GIL held, so the connection cannot be destroyed in between.
+  void Interrupt() {
+    Connection* c = conn_raw_.load();
+    if (c) c->Interrupt();
+  }
+
+  void Close() {
+    std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+    {
+      py::gil_scoped_release release;
+      lock.lock();
+    }
+    conn_raw_.store(nullptr);
+    conn_.reset();
+    db_.reset();
+  }
+
+  bool closed() const { return conn_raw_.load() == nullptr; }
+
+ private:
+  std::mutex mu_;
+  std::shared_ptr<Database> db_;
+  std::unique_ptr<Connection> conn_;
+  std::atomic<Connection*> conn_raw_{nullptr};  // for Interrupt() without the mutex
+  uint64_t sink_ = 0;                           // keeps QueryTouch's sum observable
+};
+
+}  // namespace
+}  // namespace shoal::python
+
+using shoal::python::PyConnection;
+using shoal::python::PyResult;
+namespace py = pybind11;
+
+PYBIND11_MODULE(_shoal, m) {
+  m.doc() = "shoal's engine binding; use the `shoal` package (doc/python.md).";
+  shoal::python::RegisterErrors(m);
+  m.attr("__version__") = std::string(shoal::Version()).substr(std::string("shoal ").size());
+
+  py::class_<PyResult>(m, "_Result")
+      .def_property_readonly("columns", &PyResult::columns)
+      .def_property_readonly("types", &PyResult::types)
+      .def_property_readonly("statement_type", &PyResult::statement_type)
+      .def_property_readonly("rows_left", &PyResult::rows_left)
+      .def("fetch_rows", &PyResult::FetchRows, py::arg("n") = -1)
+      .def("fetch_columns", &PyResult::FetchColumns);
+
+  py::class_<PyConnection>(m, "_Connection")
+      .def(py::init<const std::string&, int>(), py::arg("path"), py::arg("threads") = 0)
+      .def("cursor", &PyConnection::Cursor)
+      .def("query", &PyConnection::Query, py::arg("sql"))
+      .def("query_touch", &PyConnection::QueryTouch, py::arg("sql"))
+      .def("register", &PyConnection::Register, py::arg("name"), py::arg("columns"))
+      .def("unregister", &PyConnection::Unregister, py::arg("name"))
+      .def("interrupt", &PyConnection::Interrupt)
+      .def("close", &PyConnection::Close)
+      .def_property_readonly("closed", &PyConnection::closed);
+}
