@@ -1,5 +1,7 @@
 #include "sql/binder/catalog.h"
 
+#include <cctype>
+
 #include "columnar/datetime.h"
 #include "sql/functions/delta_table_source.h"
 
@@ -26,6 +28,13 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
   auto table = scan::DeltaTable::Open(fs_, root, at);
   if (!table.ok()) return table.status().WithContext("table " + name.ToString());
   return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString(), fs_));
+}
+
+std::shared_ptr<const TableSource> Catalog::FindRelation(const TableName& name) const {
+  if (!relation_hook_ || name.IsPath() || name.parts.size() != 1) return nullptr;
+  std::string lower = name.parts[0];
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return relation_hook_(lower);
 }
 
 Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) const {

@@ -49,6 +49,14 @@ Catalog Session::MakeCatalog() {
   Catalog catalog(db_->fs, db_->dir);
   catalog.set_latest_hook(
       [this](const TableName& name, const std::string& root) { return ResolveLatest(name, root); });
+  if (!relations_.empty()) {
+    catalog.set_relation_hook([this](const std::string& lower_name) -> std::shared_ptr<const TableSource> {
+      auto it = relations_.find(lower_name);
+      if (it == relations_.end()) return nullptr;
+      it->second.used = true;
+      return it->second.source;
+    });
+  }
   return catalog;
 }
 
