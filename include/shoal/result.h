@@ -163,7 +163,7 @@ class ResultBatch {
 
 // The rows of one statement, produced batch by batch as they are read: a SELECT runs lazily
 // (its scans and streaming operators advance only when Next is called; operators that need all
-// their input — sort, aggregate, join build — finish theirs on the first call); other
+// their input — sort, aggregate, join build — ran before Connection::Stream returned); other
 // statements' (small) results are handed out from memory.
 //
 // Lifetimes: keeps its Connection's and Database's state alive. A stream opened inside an
