@@ -12,6 +12,7 @@
 #include "expr/cast.h"
 #include "expr/comparison.h"
 #include "expr/function_registry.h"
+#include "expr/in_list_set.h"
 #include "expr/like.h"
 #include "expr/physical_type.h"
 
@@ -298,38 +299,15 @@ Result<Datum> Evaluator::EvalCoalesce(const Expr& e, const uint32_t* sel, int64_
   return Datum{v, false};
 }
 
-// Canonical 64-bit key of a fixed-width value for IN-list hashing: NaN and -0.0 are folded
-// so that they compare as the comparison kernels do.
-template <typename T>
-uint64_t InKey(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    double d = static_cast<double>(v);
-    if (std::isnan(d)) return 0x7ff8000000000000ULL;
-    if (d == 0) d = 0;
-    uint64_t bits;
-    std::memcpy(&bits, &d, sizeof bits);
-    return bits;
-  } else {
-    return static_cast<uint64_t>(v);
-  }
-}
-
-// IN against a long list of constants: one hash probe per row. Returns nullopt when the type
-// has no fast path (the caller falls back to pairwise equality).
-std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vector<Datum>& items, int64_t n) {
-  for (const Datum& d : items) {
-    if (!d.constant || d.vec->id() == TypeId::kNull) return std::nullopt;
-  }
-  const Vector& v = *needle.vec;
-  if (v.id() == TypeId::kNull) return std::nullopt;
-  bool has_null_item = false;
-  for (const Datum& d : items) has_null_item |= d.vec->IsNull(0);
+// IN against a hashed list: one probe per row. NULL for a NULL needle, and for a needle not
+// found when the list holds a NULL.
+Datum InSet(const Expr& e, const Vector& v, const InListSet& set, int64_t n) {
   auto out = Vector::Make(columnar::Boolean(), n);
   out->Resize(n);
   uint8_t* value = out->data<uint8_t>();
   uint8_t* valid = nullptr;
   auto finish = [&](int64_t i, bool found) {
-    if (v.IsNull(i) || (!found && has_null_item)) {
+    if (v.IsNull(i) || (!found && set.has_null)) {
       if (!valid) valid = out->MutableValidity();
       valid[i] = 0;
       value[i] = 0;
@@ -337,36 +315,80 @@ std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vec
       value[i] = found != e.negated ? 1 : 0;
     }
   };
-  if (v.type()->IsStringLike() && items.size() < kInHashThreshold) {
-    // A short list: compare lengths, then bytes, against each constant in turn.
-    std::vector<std::string_view> list;
-    for (const Datum& d : items) {
-      if (!d.vec->IsNull(0)) list.push_back(d.vec->GetString(0));
-    }
-    const int64_t* off = v.offsets();
-    const char* chars = reinterpret_cast<const char*>(v.bytes().data());
-    for (int64_t i = 0; i < n; ++i) {
-      bool found = false;
-      if (!v.IsNull(i)) {
-        const size_t len = static_cast<size_t>(off[i + 1] - off[i]);
-        for (const std::string_view& k : list) {
-          if (k.size() == len && (len == 0 || std::memcmp(chars + off[i], k.data(), len) == 0)) {
-            found = true;
-            break;
-          }
-        }
-      }
-      finish(i, found);
-    }
+  if (set.strings) {
+    for (int64_t i = 0; i < n; ++i) finish(i, !v.IsNull(i) && set.string_set.count(v.GetString(i)) > 0);
     return Datum{out, false};
   }
-  if (v.type()->IsStringLike()) {
-    std::unordered_set<std::string_view> set;
-    for (const Datum& d : items) {
-      if (!d.vec->IsNull(0)) set.insert(d.vec->GetString(0));
+  DispatchFixed(
+      *v.type(),
+      [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (!std::is_same_v<T, int128_t>) {
+          const T* x = v.data<T>();
+          for (int64_t i = 0; i < n; ++i) finish(i, set.keys.count(InKey(x[i])) > 0);
+        }
+      },
+      [] {});
+  return Datum{out, false};
+}
+
+// IN against a short list of constant strings: compare lengths, then bytes, against each.
+Datum InShortStrings(const Expr& e, const Vector& v, const std::vector<Datum>& items, int64_t n) {
+  bool has_null = false;
+  std::vector<std::string_view> list;
+  for (const Datum& d : items) {
+    if (d.vec->IsNull(0)) {
+      has_null = true;
+    } else {
+      list.push_back(d.vec->GetString(0));
     }
-    for (int64_t i = 0; i < n; ++i) finish(i, !v.IsNull(i) && set.count(v.GetString(i)) > 0);
-    return Datum{out, false};
+  }
+  auto out = Vector::Make(columnar::Boolean(), n);
+  out->Resize(n);
+  uint8_t* value = out->data<uint8_t>();
+  uint8_t* valid = nullptr;
+  const int64_t* off = v.offsets();
+  const char* chars = reinterpret_cast<const char*>(v.bytes().data());
+  for (int64_t i = 0; i < n; ++i) {
+    bool found = false;
+    if (!v.IsNull(i)) {
+      const size_t len = static_cast<size_t>(off[i + 1] - off[i]);
+      for (const std::string_view& k : list) {
+        if (k.size() == len && (len == 0 || std::memcmp(chars + off[i], k.data(), len) == 0)) {
+          found = true;
+          break;
+        }
+      }
+    }
+    if (v.IsNull(i) || (!found && has_null)) {
+      if (!valid) valid = out->MutableValidity();
+      valid[i] = 0;
+      value[i] = 0;
+    } else {
+      value[i] = found != e.negated ? 1 : 0;
+    }
+  }
+  return Datum{out, false};
+}
+
+// IN against a list of constants that are not all literals (the cached set needs literals):
+// hashed per call. Returns nullopt when the type has no fast path (the caller falls back to
+// pairwise equality).
+std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vector<Datum>& items, int64_t n) {
+  for (const Datum& d : items) {
+    if (!d.constant || d.vec->id() == TypeId::kNull) return std::nullopt;
+  }
+  const Vector& v = *needle.vec;
+  if (v.id() == TypeId::kNull) return std::nullopt;
+  if (v.type()->IsStringLike() && items.size() < kInHashThreshold) return InShortStrings(e, v, items, n);
+  InListSet set;
+  for (const Datum& d : items) set.has_null |= d.vec->IsNull(0);
+  if (v.type()->IsStringLike()) {
+    set.strings = true;
+    for (const Datum& d : items) {
+      if (!d.vec->IsNull(0)) set.string_set.insert(d.vec->GetString(0));
+    }
+    return InSet(e, v, set, n);
   }
   bool done = DispatchFixed(
       *v.type(),
@@ -375,23 +397,23 @@ std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vec
         if constexpr (std::is_same_v<T, int128_t>) {
           return false;
         } else {
-          std::unordered_set<uint64_t> set;
           for (const Datum& d : items) {
-            if (!d.vec->IsNull(0)) set.insert(InKey(d.vec->Get<T>(0)));
+            if (!d.vec->IsNull(0)) set.keys.insert(InKey(d.vec->Get<T>(0)));
           }
-          const T* x = v.data<T>();
-          for (int64_t i = 0; i < n; ++i) finish(i, set.count(InKey(x[i])) > 0);
           return true;
         }
       },
       [] { return false; });
   if (!done) return std::nullopt;
-  return Datum{out, false};
+  return InSet(e, v, set, n);
 }
 
 Result<Datum> Evaluator::EvalIn(const Expr& e, const uint32_t* sel, int64_t n) {
   // needle IN (a, b, ...) = needle = a OR needle = b OR ...; then NOT for NOT IN.
   ASSIGN_OR_RETURN(Datum needle, Eval(*e.args[0], sel, n));
+  if (!needle.constant && e.in_list && e.args.size() > kInHashThreshold && needle.vec->id() != TypeId::kNull) {
+    if (auto set = e.in_list->Get(e)) return InSet(e, *needle.vec, *set, n);
+  }
   std::vector<Datum> items;
   bool all_constant = needle.constant;
   for (size_t i = 1; i < e.args.size(); ++i) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "columnar/datetime.h"
+#include "expr/in_list_set.h"
 #include "expr/cast.h"
 #include "expr/coercion.h"
 #include "expr/function_registry.h"
@@ -264,6 +265,7 @@ Result<ExprPtr> In(ExprPtr needle, std::vector<ExprPtr> list, bool negated) {
   e->nullable = AnyNullable(args);
   e->negated = negated;
   e->args = std::move(args);
+  e->in_list = std::make_shared<InListCache>();
   return ExprPtr(e);
 }
 

@@ -43,6 +43,7 @@ using columnar::TypePtr;
 using columnar::Value;
 
 struct Expr;
+class InListCache;
 using ExprPtr = std::shared_ptr<const Expr>;
 struct KernelCall;
 struct EvalContext;
@@ -82,6 +83,9 @@ struct Expr {
   bool negated = false;   // kIsNull, kIsDistinctFrom, kIn, kLike
   bool case_insensitive = false;  // kLike (ILIKE)
   int field_index = -1;   // kFieldAccess
+  // kIn built by In(): its literal list hashed on first evaluation (copies share it; it is
+  // rebuilt when the list's nodes change).
+  std::shared_ptr<InListCache> in_list;
 
   bool IsLiteral() const { return kind == ExprKind::kLiteral; }
   bool IsNullLiteral() const { return kind == ExprKind::kLiteral && value.is_null(); }

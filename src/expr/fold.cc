@@ -1,3 +1,4 @@
+#include "expr/comparison.h"
 #include "expr/evaluate.h"
 #include "expr/expr.h"
 
@@ -8,6 +9,54 @@ namespace {
 bool IsBoolLiteral(const Expr& e, bool v) {
   return e.IsLiteral() && !e.value.is_null() && e.value.type()->id() == columnar::TypeId::kBoolean &&
          e.value.GetBool() == v;
+}
+
+bool IsTimestamp(const columnar::DataType& t) {
+  return t.id() == columnar::TypeId::kTimestamp || t.id() == columnar::TypeId::kTimestampNtz;
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+// `CAST(d AS TIMESTAMP) op T` for a DATE d and a TIMESTAMP literal T as the exact comparison of d
+// with a DATE, so scans prune and filter on the date column itself (DATE + INTERVAL is a
+// TIMESTAMP, which puts such casts into TPC-H's date ranges). A date d is midnight of day d, so
+// with f = floor(T) in days and c = f + (T is not midnight):  < T  is  d < c;  <= T  is  d <= f;
+// > T  is  d > f;  >= T  is  d >= c;  = T  is  d = f only when T is midnight.
+ExprPtr SimplifyDateCastComparison(const ExprPtr& e) {
+  CompareOp op;
+  if (e->kind != ExprKind::kFunction || e->args.size() != 2 || !ParseCompareOp(e->name, &op)) return e;
+  int cast_side = -1;
+  for (int i = 0; i < 2; ++i) {
+    const Expr& a = *e->args[i];
+    const Expr& b = *e->args[1 - i];
+    if (a.kind == ExprKind::kCast && !a.try_cast && IsTimestamp(*a.type) &&
+        a.args[0]->type->id() == columnar::TypeId::kDate && b.IsLiteral() && !b.value.is_null() &&
+        b.value.type()->Equals(*a.type)) {
+      cast_side = i;
+    }
+  }
+  if (cast_side < 0 || op == CompareOp::kNe) return e;
+  if (cast_side == 1) op = FlipCompareOp(op);
+  constexpr int64_t kMicrosPerDay = 86400LL * 1000 * 1000;
+  const int64_t t = e->args[1 - cast_side]->value.GetInt();
+  const int64_t floor_day = FloorDiv(t, kMicrosPerDay);
+  const bool midnight = floor_day * kMicrosPerDay == t;
+  const int64_t ceil_day = floor_day + (midnight ? 0 : 1);
+  if (floor_day < INT32_MIN + 1 || ceil_day > INT32_MAX - 1) return e;
+  int64_t day = 0;
+  switch (op) {
+    case CompareOp::kLt:
+    case CompareOp::kGe: day = ceil_day; break;
+    case CompareOp::kLe:
+    case CompareOp::kGt: day = floor_day; break;
+    case CompareOp::kEq:
+      if (!midnight) return e;
+      day = floor_day;
+      break;
+    case CompareOp::kNe: return e;
+  }
+  auto r = Call(CompareOpName(op), {e->args[cast_side]->args[0], Literal(Value::Date(static_cast<int32_t>(day)))});
+  return r.ok() ? std::move(r).value() : e;
 }
 
 ExprPtr FoldNode(const ExprPtr& expr, EvalContext* ctx, EvalContext& own) {
@@ -47,7 +96,7 @@ ExprPtr FoldNode(const ExprPtr& expr, EvalContext* ctx, EvalContext& own) {
     node = copy;
   }
   for (const auto& a : node->args) {
-    if (!a->IsLiteral()) return node;
+    if (!a->IsLiteral()) return SimplifyDateCastComparison(node);
   }
   auto v = EvaluateConstant(*node, ctx ? *ctx : own);
   if (!v.ok()) return node;

@@ -123,26 +123,70 @@ void RowKeys::Encode(const std::vector<const Vector*>& keys, int64_t n) {
   for (int64_t i = 0; i < n; ++i) hashes_[i] = XXH3_64bits(out + offsets_[i], offsets_[i + 1] - offsets_[i]);
 }
 
+namespace {
+
+constexpr uint64_t kTagMask = 0xFFFFFFFF00000000ull;
+
+// Byte equality for the short keys of grouping (no libc call per probe).
+inline bool EqualBytes(const uint8_t* a, const uint8_t* b, int64_t len) {
+  while (len >= 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+    a += 8;
+    b += 8;
+    len -= 8;
+  }
+  for (int64_t i = 0; i < len; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 GroupHashTable::GroupHashTable(std::vector<columnar::TypePtr> key_types) : types_(std::move(key_types)) {
-  key_offsets_.push_back(0);
+  fixed_width_ = 0;
+  for (const auto& t : types_) {
+    if (IsVarLen(*t)) {
+      fixed_width_ = -1;
+      break;
+    }
+    fixed_width_ += 1 + t->SlotWidth();
+  }
+  if (fixed_width_ < 0) key_offsets_.push_back(0);
   slots_.assign(1024, 0);
   mask_ = slots_.size() - 1;
   for (const auto& t : types_) key_columns_.push_back(Vector::Make(t));
 }
 
+const uint8_t* GroupHashTable::KeyOf(int64_t g, int64_t* len) const {
+  if (fixed_width_ >= 0) {
+    *len = fixed_width_;
+    return arena_.data() + g * fixed_width_;
+  }
+  *len = key_offsets_[g + 1] - key_offsets_[g];
+  return arena_.data() + key_offsets_[g];
+}
+
 int64_t GroupHashTable::Probe(uint64_t h, const uint8_t* key, int64_t len, size_t* slot) const {
+  const uint64_t tag = h & kTagMask;
   size_t s = h & mask_;
   for (;;) {
-    uint32_t e = slots_[s];
+    uint64_t e = slots_[s];
     if (e == 0) {
       *slot = s;
       return -1;
     }
-    uint32_t g = e - 1;
-    if (hashes_[g] == h && key_offsets_[g + 1] - key_offsets_[g] == len &&
-        std::memcmp(arena_.data() + key_offsets_[g], key, len) == 0) {
-      *slot = s;
-      return g;
+    if ((e & kTagMask) == tag) {
+      int64_t g = static_cast<int64_t>(e & ~kTagMask) - 1;
+      int64_t glen;
+      const uint8_t* gkey = KeyOf(g, &glen);
+      if (glen == len && hashes_[g] == h && EqualBytes(gkey, key, len)) {
+        *slot = s;
+        return g;
+      }
     }
     s = (s + 1) & mask_;
   }
@@ -154,7 +198,7 @@ void GroupHashTable::Grow() {
   for (size_t g = 0; g < hashes_.size(); ++g) {
     size_t s = hashes_[g] & mask_;
     while (slots_[s] != 0) s = (s + 1) & mask_;
-    slots_[s] = static_cast<uint32_t>(g + 1);
+    slots_[s] = (hashes_[g] & kTagMask) | (g + 1);
   }
 }
 
@@ -165,7 +209,11 @@ void GroupHashTable::FindOrInsert(const std::vector<const Vector*>& keys, int64_
 
 void GroupHashTable::FindOrInsertEncoded(const RowKeys& enc, const std::vector<const Vector*>& keys,
                                          uint32_t* ids) {
-  for (int64_t i = 0; i < enc.size(); ++i) {
+  constexpr int64_t kPrefetchAhead = 16;
+  const int64_t n = enc.size();
+  new_rows_.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n) __builtin_prefetch(&slots_[enc.hash(i + kPrefetchAhead) & mask_]);
     uint64_t h = enc.hash(i);
     const uint8_t* key = enc.data(i);
     int64_t len = enc.length(i);
@@ -174,13 +222,25 @@ void GroupHashTable::FindOrInsertEncoded(const RowKeys& enc, const std::vector<c
     if (g < 0) {
       g = static_cast<int64_t>(hashes_.size());
       hashes_.push_back(h);
-      arena_.insert(arena_.end(), key, key + len);
-      key_offsets_.push_back(static_cast<int64_t>(arena_.size()));
-      slots_[slot] = static_cast<uint32_t>(g + 1);
-      for (size_t c = 0; c < keys.size(); ++c) key_columns_[c]->AppendFrom(*keys[c], i, 1);
+      const size_t at = arena_.size();
+      arena_.resize(at + len);
+      std::memcpy(arena_.data() + at, key, len);
+      if (fixed_width_ < 0) key_offsets_.push_back(static_cast<int64_t>(arena_.size()));
+      slots_[slot] = (h & kTagMask) | static_cast<uint64_t>(g + 1);
+      new_rows_.push_back(static_cast<uint32_t>(i));
       if (hashes_.size() * 2 > slots_.size()) Grow();
     }
     ids[i] = static_cast<uint32_t>(g);
+  }
+  if (new_rows_.empty()) return;
+  const int64_t k = static_cast<int64_t>(new_rows_.size());
+  for (size_t c = 0; c < keys.size(); ++c) {
+    if (k == n) {
+      key_columns_[c]->AppendFrom(*keys[c], 0, n);
+    } else {
+      auto picked = columnar::Gather(*keys[c], new_rows_.data(), k);
+      key_columns_[c]->AppendFrom(*picked, 0, k);
+    }
   }
 }
 

@@ -6,8 +6,10 @@
 // equal encodings exactly when their keys are equal with NULLs equal to each other (GROUP BY
 // semantics); joins skip rows with a NULL key (has_null).
 //
-// GroupHashTable maps encoded keys to dense group ids 0..n-1 (open addressing, linear probing
-// on stored hashes) and keeps each group's key values as columns.
+// GroupHashTable maps encoded keys to dense group ids 0..n-1 and keeps each group's key values as
+// columns. Open addressing with linear probing; a slot holds the group id and the upper 32 bits
+// of its hash, so a probe touches the group's key bytes only when those bits match. Keys of
+// fixed width (every key column fixed-width) are stored at g * width without offsets.
 //
 // Thread-safety: not thread-safe for writes; Find on a table nobody modifies is safe from
 // many threads.
@@ -58,16 +60,19 @@ class GroupHashTable {
 
  private:
   int64_t Probe(uint64_t h, const uint8_t* key, int64_t len, size_t* slot) const;
+  const uint8_t* KeyOf(int64_t g, int64_t* len) const;
   void Grow();
 
   std::vector<columnar::TypePtr> types_;
+  int64_t fixed_width_ = -1;           // encoded key width when every key is fixed-width
   std::vector<uint8_t> arena_;         // encoded keys of all groups
-  std::vector<int64_t> key_offsets_;   // groups + 1
+  std::vector<int64_t> key_offsets_;   // groups + 1; only when fixed_width_ < 0
   std::vector<uint64_t> hashes_;       // per group
-  std::vector<uint32_t> slots_;        // group id + 1; 0 = empty
+  std::vector<uint64_t> slots_;        // upper hash bits | (group id + 1); 0 = empty
   size_t mask_ = 0;
   std::vector<columnar::VectorPtr> key_columns_;
   RowKeys scratch_;
+  std::vector<uint32_t> new_rows_;     // rows of the current call that created groups
 };
 
 }  // namespace shoal::sql

@@ -60,9 +60,65 @@ TEST(GroupHashTable, AssignsDenseIdsMatchingABruteForceMap) {
   for (int64_t g = 0; g < table.size(); ++g) {
     const Key& k = first_key[g];
     EXPECT_EQ(cols[0]->IsNull(g), !k.first.has_value());
-    if (k.first) EXPECT_EQ(cols[0]->Get<int64_t>(g), *k.first);
+    if (k.first) {
+      EXPECT_EQ(cols[0]->Get<int64_t>(g), *k.first);
+    }
     EXPECT_EQ(cols[1]->IsNull(g), !k.second.has_value());
-    if (k.second) EXPECT_EQ(cols[1]->GetString(g), *k.second);
+    if (k.second) {
+      EXPECT_EQ(cols[1]->GetString(g), *k.second);
+    }
+  }
+}
+
+// Fixed-width keys take the offset-free layout; hundreds of thousands of groups make the table
+// grow many times, and batches of only new keys append their key columns whole.
+TEST(GroupHashTable, ManyFixedWidthGroupsKeepDenseIdsAndKeys) {
+  std::mt19937_64 rng(11);
+  GroupHashTable table({columnar::Int64(), columnar::Int32()});
+  std::map<std::pair<std::optional<int64_t>, int32_t>, uint32_t> reference;
+  std::vector<std::pair<std::optional<int64_t>, int32_t>> first_key;
+  for (int batch = 0; batch < 150; ++batch) {
+    const int n = 2048;
+    auto a = Vector::Make(columnar::Int64());
+    auto b = Vector::Make(columnar::Int32());
+    std::vector<std::pair<std::optional<int64_t>, int32_t>> keys;
+    const bool fresh = batch % 10 == 0;  // every key new: the whole batch is appended at once
+    for (int i = 0; i < n; ++i) {
+      std::pair<std::optional<int64_t>, int32_t> k;
+      if (!fresh && rng() % 100 == 0) {
+        a->AppendNull();
+      } else {
+        int64_t x = fresh ? (int64_t{1} << 40) + batch * n + i : static_cast<int64_t>(rng() % 150000);
+        a->Append<int64_t>(x);
+        k.first = x;
+      }
+      k.second = static_cast<int32_t>(fresh ? 0 : rng() % 3);
+      b->Append<int32_t>(k.second);
+      keys.push_back(k);
+    }
+    std::vector<uint32_t> ids(n);
+    table.FindOrInsert({a.get(), b.get()}, n, ids.data());
+    for (int i = 0; i < n; ++i) {
+      auto it = reference.find(keys[i]);
+      if (it == reference.end()) {
+        ASSERT_EQ(ids[i], reference.size());
+        reference[keys[i]] = ids[i];
+        first_key.push_back(keys[i]);
+      } else {
+        ASSERT_EQ(ids[i], it->second);
+      }
+    }
+  }
+  ASSERT_GT(table.size(), 200000);
+  ASSERT_EQ(table.size(), static_cast<int64_t>(reference.size()));
+  const auto& cols = table.key_columns();
+  ASSERT_EQ(cols[0]->size(), table.size());
+  for (int64_t g = 0; g < table.size(); ++g) {
+    ASSERT_EQ(cols[0]->IsNull(g), !first_key[g].first.has_value());
+    if (first_key[g].first) {
+      ASSERT_EQ(cols[0]->Get<int64_t>(g), *first_key[g].first);
+    }
+    ASSERT_EQ(cols[1]->Get<int32_t>(g), first_key[g].second);
   }
 }
 

@@ -75,7 +75,7 @@ Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
     ASSIGN_OR_RETURN(cols, ConcatColumnsParallel(ctx, batches, right_schema_->size()));
   }
   build_ = std::make_shared<columnar::RecordBatch>(right_schema_, std::move(cols), n);
-  if (TracksBuild(type_)) {
+  if (TracksBuild(type_) || build_output_) {
     build_matched_.reset(new std::atomic<uint8_t>[n > 0 ? n : 1]);
     for (int64_t i = 0; i < n; ++i) build_matched_[i].store(0, std::memory_order_relaxed);
   }
@@ -116,7 +116,9 @@ Status PhysicalJoinBase::EmitPairs(ExecContext&, ProbeState* st, const Chunk& in
       n = k;
     }
   }
-  if (type_ == LogicalJoinType::kSingle) {
+  if (build_output_) {
+    // Only build rows are tracked (below).
+  } else if (type_ == LogicalJoinType::kSingle) {
     for (uint32_t i : pl) {
       if (st->left_matched[i]) {
         return Status::InvalidArgument("More than one row returned by a subquery used as an expression");
@@ -138,7 +140,7 @@ Status PhysicalJoinBase::EmitPairs(ExecContext&, ProbeState* st, const Chunk& in
 }
 
 void PhysicalJoinBase::EmitProbeRemainder(ProbeState* st, const Chunk& in, std::vector<Chunk>* out) {
-  if (!TracksLeft(type_)) return;
+  if (!TracksLeft(type_) || build_output_) return;
   const auto& left = *in.batch;
   if (type_ == LogicalJoinType::kMark) {  // every left row, with its match flag
     auto mark = Vector::Make(columnar::Boolean());
@@ -164,18 +166,23 @@ void PhysicalJoinBase::EmitProbeRemainder(ProbeState* st, const Chunk& in, std::
   out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n), in.order});
 }
 
-Status PhysicalJoinBase::FinishOperator(ExecContext&, std::vector<Chunk>* out) {
+Status PhysicalJoinBase::FinishOperator(ExecContext& ctx, std::vector<Chunk>* out) {
   if (!build_matched_) return Status::OK();
+  // Unmatched build rows (RIGHT, FULL, ANTI on the build side) or matched ones (SEMI on it).
+  const uint8_t want = build_output_ && type_ == LogicalJoinType::kSemi ? 1 : 0;
   std::vector<uint32_t> sel;
   for (int64_t i = 0; i < build_->num_rows; ++i) {
-    if (!build_matched_[i].load(std::memory_order_relaxed)) sel.push_back(static_cast<uint32_t>(i));
+    if (build_matched_[i].load(std::memory_order_relaxed) == want) sel.push_back(static_cast<uint32_t>(i));
   }
   if (sel.empty()) return Status::OK();
   int64_t n = static_cast<int64_t>(sel.size());
   std::vector<columnar::VectorPtr> cols;
-  for (size_t c = 0; c < left_width_; ++c) cols.push_back(Vector::MakeNull(schema()->fields[c].type, n));
+  if (!build_output_) {
+    for (size_t c = 0; c < left_width_; ++c) cols.push_back(Vector::MakeNull(schema()->fields[c].type, n));
+  }
   for (const auto& c : build_->columns) cols.push_back(columnar::Gather(*c, sel.data(), n));
-  out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n), UINT64_MAX});
+  auto batch = std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n);
+  for (auto& b : SplitBatch(batch, ctx.batch_size)) out->push_back({std::move(b), UINT64_MAX});
   return Status::OK();
 }
 
@@ -188,7 +195,7 @@ PhysicalHashJoin::PhysicalHashJoin(columnar::SchemaPtr schema, LogicalJoinType t
       left_keys_(std::move(left_keys)), right_keys_(std::move(right_keys)) {}
 
 std::string PhysicalHashJoin::Details() const {
-  std::string s = std::string(JoinTypeName(type_)) + " ";
+  std::string s = std::string(JoinTypeName(type_)) + (build_output_ ? " (build side is the output) " : " ");
   for (size_t i = 0; i < left_keys_.size(); ++i) {
     s += (i ? " AND " : "") + left_keys_[i]->ToString() + " = " + right_keys_[i]->ToString();
   }
@@ -245,7 +252,7 @@ Status PhysicalHashJoin::Execute(ExecContext& ctx, OperatorState* state, Chunk i
   auto* st = static_cast<HashProbeState*>(state);
   const auto& b = *in.batch;
   const int64_t n = b.num_rows;
-  if (TracksLeft(type_)) st->left_matched.assign(n, 0);
+  if (TracksLeft(type_) && !build_output_) st->left_matched.assign(n, 0);
   ASSIGN_OR_RETURN(auto keys, EvalKeys(left_keys_, b, st->eval));
   table_->HashProbe(Ptrs(keys), n, &st->probe);
   std::vector<uint32_t> pl;

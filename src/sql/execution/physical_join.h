@@ -34,6 +34,10 @@ class PhysicalJoinBase : public PhysicalOperator {
   Status Finalize(ExecContext& ctx) override;
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status FinishOperator(ExecContext& ctx, std::vector<Chunk>* out) override;
+  // For SEMI and ANTI joins planned with the logical left (output) input as the build side,
+  // because it is the smaller one: probing only marks build rows, and FinishOperator emits the
+  // matched (SEMI) or unmatched (ANTI) build rows. The schema is then the build side's.
+  void EmitBuildSide() { build_output_ = true; }
 
  protected:
   struct ProbeState;
@@ -49,6 +53,7 @@ class PhysicalJoinBase : public PhysicalOperator {
   std::string TypeAndResidual() const;
 
   LogicalJoinType type_;
+  bool build_output_ = false;
   expr::ExprPtr residual_;
   size_t left_width_;
   columnar::SchemaPtr right_schema_;

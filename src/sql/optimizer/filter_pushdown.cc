@@ -115,16 +115,22 @@ Result<LogicalPtr> PushFilters(LogicalPtr op, std::vector<ExprPtr> preds) {
           above.push_back(p);
         }
       }
-      // Conjuncts of an inner join's residual that touch one side only go down too.
-      if (t == LogicalJoinType::kInner && op->predicate) {
+      // Conjuncts of a join's residual (its ON clause) that touch one side only go down to
+      // that side when rows of it that fail them can never be part of a match that is output:
+      // both sides of an inner join; the right side of LEFT, SEMI, ANTI, MARK and SINGLE joins
+      // (and the left of SEMI); the left side of RIGHT joins.
+      const bool residual_left = t == LogicalJoinType::kInner || t == LogicalJoinType::kSemi ||
+                                 t == LogicalJoinType::kRight;
+      const bool residual_right = t != LogicalJoinType::kRight && t != LogicalJoinType::kFull;
+      if (op->predicate && !op->subquery) {
         std::vector<ExprPtr> conj, keep;
         SplitConjuncts(op->predicate, &conj);
         for (const auto& c : conj) {
           int side = 0;
           for (int x : expr::CollectColumns(*c)) side |= x < lw ? 1 : 2;
-          if (side == 1) {
+          if (side == 1 && residual_left) {
             lp.push_back(c);
-          } else if (side == 2) {
+          } else if (side == 2 && residual_right) {
             ASSIGN_OR_RETURN(auto r, Remap(c, to_right));
             rp.push_back(r);
           } else {
