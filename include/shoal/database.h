@@ -17,7 +17,11 @@
 #include <string_view>
 #include <vector>
 
+#include "shoal/prepared.h"
+#include "shoal/result.h"
 #include "shoal/status.h"
+
+struct ArrowArrayStream;  // shoal/arrow_c.h
 
 namespace shoal {
 
@@ -114,8 +118,8 @@ class Database {
   Impl& impl() { return *impl_; }
 
  private:
-  explicit Database(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  explicit Database(std::shared_ptr<Impl> impl);
+  std::shared_ptr<Impl> impl_;  // shared with connections and open results
 };
 
 class Connection {
@@ -127,15 +131,37 @@ class Connection {
   // Runs statements one at a time, calling `on_result` after each; stops at the first error.
   Status Execute(std::string_view sql,
                  const std::function<Status(const std::string& statement, QueryResult&)>& on_result);
-  // Requests cancellation of the running statement (from another thread).
+  // Requests cancellation of the running statement or open stream (from another thread).
   void Interrupt();
+
+  // Runs the statements of `sql` and returns the last one's rows as a stream (shoal/result.h):
+  // a SELECT is read lazily, batch by batch, as the caller asks for them.
+  Result<std::unique_ptr<StreamingResult>> Stream(std::string_view sql);
+  // Stream(sql) exported as an Arrow C stream into *out (shoal/arrow_c.h; ExportArrowStream).
+  Status QueryArrow(std::string_view sql, ArrowArrayStream* out);
+  // Makes `stream` readable as the relation `name` (FROM name) by the next statement that names
+  // it, which consumes it: INSERT INTO t SELECT * FROM name, CREATE TABLE t AS SELECT ... FROM
+  // name. Takes ownership (moves *stream, leaving it released) even on error; the stream is
+  // released after that statement or with the connection. InvalidArgument for an empty name or
+  // a released stream; a name registered earlier and not yet read is replaced.
+  Status RegisterArrowStream(const std::string& name, ArrowArrayStream* stream);
+
+  // Parses one statement with parameters `?` / `$N` for repeated execution (shoal/prepared.h).
+  Result<std::unique_ptr<PreparedStatement>> Prepare(std::string_view sql);
+
+  // Explicit transactions: the SQL statements BEGIN, COMMIT and ROLLBACK, with their semantics
+  // and errors (doc/sql_writes.md) — Commit() returns the Conflict error of a losing commit.
+  Status Begin();
+  Status Commit();
+  Status Rollback();
+  bool in_transaction() const;
 
   struct Impl;
   Impl& impl() { return *impl_; }
-  explicit Connection(std::unique_ptr<Impl> impl);
+  explicit Connection(std::shared_ptr<Impl> impl);
 
  private:
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Impl> impl_;  // shared with open results and prepared statements
 };
 
 // "shoal 0.1.0"

@@ -128,6 +128,10 @@ class Binder {
   Result<LogicalPtr> BindTableRef(const TableRef& ref, Scope* scope);
   Result<LogicalPtr> BindJoin(const JoinRef& join, Scope* scope);
   Result<LogicalPtr> BindTableFunction(const TableFunctionRef& ref, Scope* scope);
+  // A scan of `source` named `alias` in `scope`; `what` names the kind in errors.
+  Result<LogicalPtr> BindSourceScan(std::shared_ptr<const TableSource> source, const std::string& alias,
+                                    const std::vector<std::string>& column_aliases, const std::string& what,
+                                    Scope* scope);
   // A base table from the catalog, with time travel (binder_catalog.cc).
   Result<LogicalPtr> BindCatalogTable(const BaseTableRef& table, const TableRef& ref, Scope* scope);
   Result<LogicalPtr> BindNamedQuery(const QueryNode& query, const std::string& alias,

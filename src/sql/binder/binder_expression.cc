@@ -186,6 +186,18 @@ Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
       return expr::Literal(std::move(v));
     }
     case LiteralKind::kInterval: return expr::IntervalLiteral(e.text, e.interval_unit);
+    case LiteralKind::kParameter: {
+      size_t n = std::stoul(e.text);
+      if (!e.parameters || n < 1 || n > e.parameters->values.size() || !e.parameters->values[n - 1]) {
+        return Status::InvalidArgument("parameter $" + e.text + " has no value (bind it on the prepared statement)");
+      }
+      ConstantExpression bound(e.position);
+      bound.literal_kind = e.parameters->values[n - 1]->kind;
+      bound.text = e.parameters->values[n - 1]->text;
+      auto r = BindConstant(bound);
+      if (!r.ok()) return Status::InvalidArgument("parameter $" + e.text + ": " + r.status().message());
+      return r;
+    }
     case LiteralKind::kDefault:
       return Status::Binder("DEFAULT is only allowed as a value of INSERT … VALUES or of UPDATE/MERGE SET");
   }

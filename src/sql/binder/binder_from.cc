@@ -141,6 +141,11 @@ Result<LogicalPtr> Binder::BindTableRef(const TableRef& ref, Scope* scope) {
         }
       }
       if (catalog_) {
+        if (auto source = catalog_->FindRelation(b.name)) {
+          if (b.time_travel) return Status::Binder("time travel is not possible on " + source->ToString());
+          return BindSourceScan(std::move(source), ref.alias.empty() ? b.name.parts[0] : ref.alias,
+                                ref.column_aliases, "relation", scope);
+        }
         ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog_->FindView(b.name));
         if (view) {
           if (b.time_travel) return Status::Binder("time travel is not possible on view " + view->name);
@@ -196,6 +201,13 @@ Result<LogicalPtr> Binder::BindTableFunction(const TableFunctionRef& ref, Scope*
     }
   }
   ASSIGN_OR_RETURN(std::shared_ptr<const TableSource> source, fn->bind(args));
+  return BindSourceScan(std::move(source), ref.alias.empty() ? fn->name : ref.alias, ref.column_aliases,
+                        "table function", scope);
+}
+
+Result<LogicalPtr> Binder::BindSourceScan(std::shared_ptr<const TableSource> source, const std::string& alias,
+                                          const std::vector<std::string>& column_aliases, const std::string& what,
+                                          Scope* scope) {
   auto op = std::make_unique<LogicalOperator>(LogicalKind::kGet);
   op->source = source;
   const auto& schema = source->schema();
@@ -203,8 +215,7 @@ Result<LogicalPtr> Binder::BindTableFunction(const TableFunctionRef& ref, Scope*
     op->projected.push_back(static_cast<int>(i));
     op->columns.push_back(schema.fields[i]);
   }
-  std::string alias = ref.alias.empty() ? fn->name : ref.alias;
-  RETURN_NOT_OK(RenameColumns(op.get(), ref.column_aliases, "table function \"" + alias + "\""));
+  RETURN_NOT_OK(RenameColumns(op.get(), column_aliases, what + " \"" + alias + "\""));
   AddToScope(*op, alias, scope);
   return LogicalPtr(std::move(op));
 }

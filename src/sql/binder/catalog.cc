@@ -16,7 +16,7 @@ std::string Catalog::TableRoot(const TableName& name) const {
 
 Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName& name,
                                                                 const scan::TimeTravel& at) const {
-  if (auto registered = FindRegistered(name)) {
+  if (auto registered = FindRelation(name)) {
     if (at.version || at.timestamp_ms) {
       return Status::Binder("time travel is not possible on registered relation " + name.ToString());
     }
@@ -36,19 +36,18 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
   return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString(), fs_));
 }
 
+std::shared_ptr<const TableSource> Catalog::FindRelation(const TableName& name) const {
+  if (!relation_hook_ || name.IsPath() || name.parts.size() != 1) return nullptr;
+  std::string lower = name.parts[0];
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return relation_hook_(lower);
+}
+
 Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) const {
   // A catalog without a file system (table expressions bind against a schema alone) has none.
   if (!fs_ || name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
-  if (FindRegistered(name)) return std::optional<ViewDefinition>();  // the registered one wins
+  if (FindRelation(name)) return std::optional<ViewDefinition>();  // the registered one wins
   return ReadView(*fs_, warehouse_, name.parts[0]);
-}
-
-std::shared_ptr<const TableSource> Catalog::FindRegistered(const TableName& name) const {
-  if (!registered_ || name.IsPath() || name.parts.size() != 1) return nullptr;
-  std::string key = name.parts[0];
-  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  auto it = registered_->find(key);
-  return it == registered_->end() ? nullptr : it->second;
 }
 
 Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columnar::Value& v) {

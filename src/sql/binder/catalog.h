@@ -36,9 +36,12 @@ class Catalog {
   using LatestTableHook =
       std::function<Result<std::shared_ptr<const TableSource>>(const TableName& name, const std::string& root)>;
   void set_latest_hook(LatestTableHook hook) { latest_hook_ = std::move(hook); }
-  // Registered relations by lower-case name; must outlive the catalog (null = none).
-  using RelationMap = std::map<std::string, std::shared_ptr<const TableSource>>;
-  void set_registered(const RelationMap* relations) { registered_ = relations; }
+  // Supplies relations registered on a session (Arrow streams) by lower-case one-part name:
+  // the source, or nullptr. They take precedence over views and tables.
+  using RelationHook = std::function<std::shared_ptr<const TableSource>(const std::string& lower_name)>;
+  void set_relation_hook(RelationHook hook) { relation_hook_ = std::move(hook); }
+  // The registered relation a one-part name refers to, or nullptr.
+  std::shared_ptr<const TableSource> FindRelation(const TableName& name) const;
 
   // The directory a table name refers to (not checked).
   std::string TableRoot(const TableName& name) const;
@@ -53,10 +56,7 @@ class Catalog {
   std::shared_ptr<io::FileSystem> fs_;
   std::string warehouse_;
   LatestTableHook latest_hook_;
-  const RelationMap* registered_ = nullptr;
-
-  // The registered relation a one-part name refers to, or null.
-  std::shared_ptr<const TableSource> FindRegistered(const TableName& name) const;
+  RelationHook relation_hook_;
 };
 
 // The time travel target from its evaluated value: VERSION takes an integer; TIMESTAMP a

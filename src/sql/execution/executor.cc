@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 
 #include "sql/execution/physical_basic.h"
 #include "sql/execution/thread_pool.h"
@@ -183,6 +184,200 @@ Result<std::vector<columnar::BatchPtr>> Executor::Run(PhysicalOperator* root) {
   RETURN_NOT_OK(RunPipeline(&p));
   RETURN_NOT_OK(collect.Finalize(*ctx_));
   return collect.batches();
+}
+
+}  // namespace shoal::sql
+
+namespace shoal::sql {
+
+namespace {
+
+struct RoundLocal : LocalSinkState {
+  std::vector<Chunk> chunks;
+};
+
+// The final pipeline's sink in a PlanStream: gathers one round's chunks.
+class RoundSink final : public PhysicalOperator {
+ public:
+  explicit RoundSink(columnar::SchemaPtr schema) : PhysicalOperator(std::move(schema)) {}
+  std::string Name() const override { return "StreamResult"; }
+  bool IsSink() const override { return true; }
+  Result<std::unique_ptr<LocalSinkState>> MakeLocalSink(ExecContext&, int) override {
+    return std::unique_ptr<LocalSinkState>(new RoundLocal());
+  }
+  Status Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) override {
+    static_cast<RoundLocal*>(local)->chunks.push_back(std::move(chunk));
+    return Status::OK();
+  }
+  Status Combine(ExecContext&, LocalSinkState* local, int) override {
+    auto& c = static_cast<RoundLocal*>(local)->chunks;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& x : c) chunks_.push_back(std::move(x));
+    c.clear();
+    return Status::OK();
+  }
+  Status Finalize(ExecContext&) override { return Status::OK(); }
+  // The round's chunks in order-key order (stable: a chunk's outputs keep their order).
+  std::vector<Chunk> Take() {
+    std::vector<Chunk> out;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      out.swap(chunks_);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<Chunk> chunks_;
+};
+
+}  // namespace
+
+struct PlanStream::State {
+  explicit State(ExecContext* c) : ctx(c), exec(c) {}
+  ExecContext* ctx;
+  Executor exec;
+  std::unique_ptr<RoundSink> sink;
+  Executor::Pipeline pipeline;
+  std::unique_ptr<SourceState> source;
+  // Per worker slot: its source-local and operator states (kept across rounds: a scan's local
+  // state may hold a partly read row group), and whether its source reads are done.
+  std::vector<std::unique_ptr<SourceLocalState>> locals;
+  std::vector<std::vector<std::unique_ptr<OperatorState>>> states;
+  std::vector<uint8_t> started;
+  std::vector<uint8_t> done;
+  std::deque<columnar::BatchPtr> ready;
+  bool finished = false;
+  Status error;
+};
+
+PlanStream::PlanStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
+PlanStream::~PlanStream() = default;
+
+Result<std::unique_ptr<PlanStream>> PlanStream::Open(ExecContext* ctx, PhysicalOperator* root) {
+  auto st = std::make_unique<State>(ctx);
+  st->sink = std::make_unique<RoundSink>(root->schema());
+  Executor::Pipeline& p = st->pipeline;
+  p.sink = st->sink.get();
+  RETURN_NOT_OK(st->exec.Build(root, &p));
+  for (auto& d : p.deps) RETURN_NOT_OK(st->exec.RunPipeline(d.get()));
+  for (auto* op : p.finalize) RETURN_NOT_OK(op->Finalize(*ctx));
+  RETURN_NOT_OK(ctx->CheckInterrupt());
+  ASSIGN_OR_RETURN(st->source, p.source->OpenSource(*ctx));
+  int n = ctx->pool ? std::max(1, ctx->threads) : 1;
+  st->locals.resize(n);
+  st->states.resize(n);
+  st->started.assign(n, 0);
+  st->done.assign(n, 0);
+  return std::unique_ptr<PlanStream>(new PlanStream(std::move(st)));
+}
+
+Status PlanStream::RunRound() {
+  State& s = *state_;
+  Executor::Pipeline* p = &s.pipeline;
+  const int n = static_cast<int>(s.done.size());
+  std::atomic<int> quota{n * kRoundChunks};
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  Status first;
+  auto work = [&](int i) {
+    if (s.done[i]) return;
+    Status st = [&]() -> Status {
+      if (!s.started[i]) {
+        s.locals[i] = s.source->MakeLocal();
+        for (auto* op : p->ops) {
+          ASSIGN_OR_RETURN(auto os, op->MakeOperatorState(*s.ctx));
+          s.states[i].push_back(std::move(os));
+        }
+        s.started[i] = 1;
+      }
+      ASSIGN_OR_RETURN(std::unique_ptr<LocalSinkState> local, s.sink->MakeLocalSink(*s.ctx, 0));
+      while (!failed.load(std::memory_order_relaxed) && quota.fetch_sub(1) > 0) {
+        RETURN_NOT_OK(s.ctx->CheckInterrupt());
+        Chunk c;
+        ASSIGN_OR_RETURN(bool has, s.source->Next(s.locals[i].get(), &c));
+        if (!has) {
+          s.done[i] = 1;
+          break;
+        }
+        if (c.batch->num_rows == 0) continue;
+        p->source->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
+        RETURN_NOT_OK(s.exec.Push(p, 0, s.states[i], local.get(), std::move(c)));
+      }
+      return s.sink->Combine(*s.ctx, local.get(), 0);
+    }();
+    if (!st.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (first.ok()) first = st;
+      failed = true;
+    }
+  };
+  if (n > 1) {
+    s.ctx->pool->Run(n, work);
+  } else {
+    work(0);
+  }
+  RETURN_NOT_OK(first);
+  for (auto& c : s.sink->Take()) {
+    if (c.batch && c.batch->num_rows > 0) s.ready.push_back(std::move(c.batch));
+  }
+  return Status::OK();
+}
+
+Status PlanStream::Finish() {
+  State& s = *state_;
+  Executor::Pipeline* p = &s.pipeline;
+  // Operators with output at the end (outer joins) feed the rest of the pipeline once.
+  for (size_t i = 0; i < p->ops.size(); ++i) {
+    std::vector<Chunk> out;
+    RETURN_NOT_OK(p->ops[i]->FinishOperator(*s.ctx, &out));
+    if (out.empty()) continue;
+    std::vector<std::unique_ptr<OperatorState>> states;
+    for (auto* op : p->ops) {
+      ASSIGN_OR_RETURN(auto os, op->MakeOperatorState(*s.ctx));
+      states.push_back(std::move(os));
+    }
+    ASSIGN_OR_RETURN(auto local, s.sink->MakeLocalSink(*s.ctx, 0));
+    for (auto& c : out) {
+      if (c.batch->num_rows == 0) continue;
+      RETURN_NOT_OK(s.exec.Push(p, i + 1, states, local.get(), std::move(c)));
+    }
+    RETURN_NOT_OK(s.sink->Combine(*s.ctx, local.get(), 0));
+  }
+  for (auto& c : s.sink->Take()) {
+    if (c.batch && c.batch->num_rows > 0) s.ready.push_back(std::move(c.batch));
+  }
+  ScanMetrics m = s.source->metrics();
+  std::lock_guard<std::mutex> lock(s.ctx->metrics_mu);
+  s.ctx->scan_metrics.Add(m);
+  return Status::OK();
+}
+
+Result<columnar::BatchPtr> PlanStream::Next() {
+  State& s = *state_;
+  RETURN_NOT_OK(s.error);
+  while (s.ready.empty() && !s.finished) {
+    Status st;
+    bool all_done = std::all_of(s.done.begin(), s.done.end(), [](uint8_t d) { return d != 0; });
+    if (all_done) {
+      st = Finish();
+      s.finished = true;
+    } else {
+      st = RunRound();
+    }
+    if (!st.ok()) {
+      s.error = st;
+      s.ready.clear();
+      return st;
+    }
+    max_buffered_ = std::max(max_buffered_, s.ready.size());
+  }
+  if (s.ready.empty()) return columnar::BatchPtr();
+  columnar::BatchPtr b = std::move(s.ready.front());
+  s.ready.pop_front();
+  return b;
 }
 
 }  // namespace shoal::sql

@@ -6,11 +6,14 @@
 // Thread-safety: one Executor runs one plan on one calling thread (which it parallelizes).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "sql/execution/physical_operator.h"
 
 namespace shoal::sql {
+
+class PlanStream;
 
 class Executor {
  public:
@@ -19,6 +22,7 @@ class Executor {
   Result<std::vector<columnar::BatchPtr>> Run(PhysicalOperator* root);
 
  private:
+  friend class PlanStream;
   struct Pipeline;
   Status Build(PhysicalOperator* op, Pipeline* p);
   Status RunPipeline(Pipeline* p);
@@ -27,6 +31,39 @@ class Executor {
               LocalSinkState* sink, Chunk chunk);
 
   ExecContext* ctx_;
+};
+
+}  // namespace shoal::sql
+
+namespace shoal::sql {
+
+// Runs a plan lazily, for streaming results: Open runs every pipeline the root's output depends
+// on (sinks: sorts, aggregates, join builds); each Next then pulls the final pipeline one round
+// at a time — up to kRoundChunks source batches per worker, on ctx.threads workers — and hands
+// out the round's output ordered by its order keys (so a sorted source stays sorted). Memory
+// stays bounded by one round's output. Interrupts are checked for every source batch.
+//
+// Thread-safety: one thread calls Next at a time; `ctx` and `root` must outlive the stream.
+class PlanStream {
+ public:
+  static constexpr int kRoundChunks = 2;
+
+  static Result<std::unique_ptr<PlanStream>> Open(ExecContext* ctx, PhysicalOperator* root);
+  ~PlanStream();
+  // The next non-empty batch, or nullptr at the end (the source's scan metrics are then added to
+  // ctx->scan_metrics). After an error, returns it again.
+  Result<columnar::BatchPtr> Next();
+  // The most batches held at once so far (what bounds the stream's memory).
+  size_t max_buffered() const { return max_buffered_; }
+
+ private:
+  struct State;
+  explicit PlanStream(std::unique_ptr<State> state);
+  Status RunRound();
+  Status Finish();
+
+  std::unique_ptr<State> state_;
+  size_t max_buffered_ = 0;
 };
 
 }  // namespace shoal::sql

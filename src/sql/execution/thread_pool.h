@@ -23,7 +23,8 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int workers() const { return static_cast<int>(threads_.size()); }
-  // Runs fn(i) for i in [0, n) and waits for all of them.
+  // Runs fn(i) for i in [0, n) and waits for all of them. The caller runs fn(0) and then any
+  // task no worker has started yet, so a Run nested inside a task always completes.
   void Run(int n, const std::function<void(int)>& fn);
 
  private:

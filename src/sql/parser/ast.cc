@@ -393,6 +393,16 @@ std::string ParsedExpression::ToString() const {
         case LiteralKind::kTimestamp: return "TIMESTAMP " + QuoteString(c.text);
         case LiteralKind::kTimestampNtz: return "TIMESTAMP_NTZ " + QuoteString(c.text);
         case LiteralKind::kDefault: return "DEFAULT";
+        case LiteralKind::kParameter: {
+          size_t n = std::stoul(c.text);
+          if (c.parameters && n >= 1 && n <= c.parameters->values.size() && c.parameters->values[n - 1]) {
+            ConstantExpression bound(c.position);
+            bound.literal_kind = c.parameters->values[n - 1]->kind;
+            bound.text = c.parameters->values[n - 1]->text;
+            return bound.ToString();
+          }
+          return "$" + c.text;
+        }
         case LiteralKind::kInterval: {
           std::string out = "INTERVAL " + QuoteString(c.text);
           if (!c.interval_unit.empty()) out += " " + c.interval_unit;

@@ -135,6 +135,17 @@ enum class LiteralKind : uint8_t {
   kTimestampNtz,  // TIMESTAMP_NTZ '...'
   kInterval,      // INTERVAL '1' DAY / INTERVAL 3 DAYS: text is the value, interval_unit the unit
   kDefault,       // DEFAULT: the column's default, only in INSERT VALUES and UPDATE/MERGE SET
+  kParameter,     // ? or $N of a prepared statement: text is N (1-based); `parameters` holds values
+};
+
+// The values bound to a statement's parameters, shared by the statement and its parameter
+// literals: a bound parameter is bound (and printed) as the literal `kind` / `text`.
+struct ParameterValues {
+  struct Bound {
+    LiteralKind kind = LiteralKind::kNull;  // never kParameter, kDefault or kInterval
+    std::string text;
+  };
+  std::vector<std::optional<Bound>> values;  // [N - 1] for $N
 };
 
 struct ConstantExpression : ParsedExpression {
@@ -144,6 +155,7 @@ struct ConstantExpression : ParsedExpression {
   // kInterval: singular upper case YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND,
   // MICROSECOND; empty when the unit is inside the string (INTERVAL '1 day').
   std::string interval_unit;
+  std::shared_ptr<ParameterValues> parameters;  // kParameter only
 };
 
 // A possibly qualified column: c, t.c, s.t.c, or t.c.field (the binder decides which parts
@@ -527,6 +539,8 @@ struct Statement {
 
   const StatementKind kind;
   size_t position;
+  // The values of its parameters (? / $N); null when it has none.
+  std::shared_ptr<ParameterValues> parameters;
 
   std::string ToString() const;  // without a trailing ';'
   template <typename T>

@@ -137,6 +137,7 @@ class Lexer {
         }
       }
     }
+    if (c == '?' || (c == '$' && pos_ + 1 < text_.size() && IsDigit(text_[pos_ + 1]))) return Parameter(token);
     static constexpr std::string_view kOneChar = "()[]{},;.:+-*/%=<>";
     if (kOneChar.find(c) != std::string_view::npos) {
       token->type = TokenType::kOperator;
@@ -199,8 +200,35 @@ class Lexer {
     return Status::OK();
   }
 
+  // Parameters: `?` become $1, $2, ... in order; mixing them with explicit $N is an error.
+  Status Parameter(Token* token) {
+    size_t start = pos_;
+    if (text_[pos_] == '?') {
+      if (numbered_) return Error("cannot mix ? and $N parameters in one statement", start, 1);
+      ++pos_;
+      token->type = TokenType::kOperator;
+      token->text = "$";
+      token->text.append(std::to_string(++positional_));
+      return Status::OK();
+    }
+    ++pos_;  // '$'
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+    std::string_view digits = text_.substr(start + 1, pos_ - start - 1);
+    if (positional_ > 0) return Error("cannot mix ? and $N parameters in one statement", start, pos_ - start);
+    if (digits.size() > 5 || digits[0] == '0' || std::stoi(std::string(digits)) > 65535) {
+      return Error("parameter numbers run from $1 to $65535", start, pos_ - start);
+    }
+    numbered_ = true;
+    token->type = TokenType::kOperator;
+    token->text = "$";
+    token->text.append(digits);
+    return Status::OK();
+  }
+
   std::string_view text_;
   size_t pos_ = 0;
+  int positional_ = 0;    // `?` seen so far
+  bool numbered_ = false;  // a $N seen
 };
 
 }  // namespace

@@ -73,6 +73,8 @@ Result<std::vector<StatementPtr>> Parser::ParseAll() {
     }
     if (Peek().type == TokenType::kEnd) break;
     ASSIGN_OR_RETURN(auto stmt, ParseStatementBody());
+    stmt->parameters = std::move(parameters_);
+    parameters_.reset();
     out.push_back(std::move(stmt));
     if (!AcceptOperator(";") && Peek().type != TokenType::kEnd) return SyntaxError();
   }
@@ -84,6 +86,7 @@ Result<StatementPtr> Parser::ParseSingle() {
   ASSIGN_OR_RETURN(auto stmt, ParseStatementBody());
   AcceptOperator(";");
   RETURN_NOT_OK(ExpectEnd());
+  stmt->parameters = std::move(parameters_);
   return stmt;
 }
 

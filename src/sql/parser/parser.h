@@ -158,6 +158,8 @@ class Parser {
 
   std::string_view text_;
   std::vector<Token> tokens_;
+  // The current statement's parameter values, created by its first parameter (? / $N).
+  std::shared_ptr<ParameterValues> parameters_;
   size_t pos_ = 0;
   int depth_ = 0;
   // Token indexes of '(' where a speculative query parse failed (so it is not retried).

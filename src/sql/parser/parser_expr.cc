@@ -325,6 +325,17 @@ Result<ExprPtr> Parser::ParsePrimary() {
         return Finish(std::move(list));
       }
       if (t.text == "{") return ParseStructLiteral();
+      if (t.text.size() > 1 && t.text[0] == '$') {  // a parameter (the lexer checked the digits)
+        auto c = Make<ConstantExpression>(t.offset);
+        c->literal_kind = LiteralKind::kParameter;
+        c->text = t.text.substr(1);
+        size_t n = std::stoul(c->text);
+        if (!parameters_) parameters_ = std::make_shared<ParameterValues>();
+        if (parameters_->values.size() < n) parameters_->values.resize(n);
+        c->parameters = parameters_;
+        Advance();
+        return ExprPtr(std::move(c));
+      }
       return SyntaxError();
     case TokenType::kEnd: return SyntaxError();
   }

@@ -9,7 +9,7 @@ namespace shoal {
 Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_dir, DatabaseOptions options) {
   if (warehouse_dir.empty()) return Status::InvalidArgument("warehouse directory must not be empty");
   TuneAllocator();
-  auto impl = std::make_unique<Impl>();
+  auto impl = std::make_shared<Impl>();
   impl->dir = warehouse_dir;
   impl->fs = io::LocalFileSystem();
   RETURN_NOT_OK(impl->fs->CreateDirs(warehouse_dir).WithContext("opening warehouse " + warehouse_dir));
@@ -21,11 +21,11 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_di
   return std::unique_ptr<Database>(new Database(std::move(impl)));
 }
 
-Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::Database(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Database::~Database() = default;
 
 std::unique_ptr<Connection> Database::Connect() {
-  return std::make_unique<Connection>(std::make_unique<Connection::Impl>(impl_.get()));
+  return std::make_unique<Connection>(std::make_shared<Connection::Impl>(impl_));
 }
 
 const std::string& Database::warehouse_dir() const { return impl_->dir; }

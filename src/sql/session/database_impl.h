@@ -1,8 +1,11 @@
 // The data behind shoal::Database and shoal::Connection: the warehouse, options and worker
 // pool shared by all connections, and each connection's session.
 //
+// Both are shared (shared_ptr) with the streams and prepared statements made from them, so
+// those stay valid after the Database or Connection object is gone.
+//
 // Thread-safety: Database::Impl is immutable after Open except for the thread-safe pool;
-// Connection::Impl is used by one thread at a time, except `interrupted`.
+// Connection::Impl is used by one thread at a time, except `interrupted` and `generation`.
 #pragma once
 
 #include <atomic>
@@ -25,8 +28,18 @@ struct Database::Impl {
 };
 
 struct Connection::Impl {
-  explicit Impl(Database::Impl* db) : session(db, &interrupted) {}
+  explicit Impl(std::shared_ptr<Database::Impl> database)
+      : db(std::move(database)), session(db.get(), &interrupted) {}
+  // Called before each statement: clears an earlier Interrupt() and closes the streams opened
+  // inside an explicit transaction (they compare `generation`).
+  void StartStatement() {
+    interrupted.store(false);
+    generation.fetch_add(1);
+  }
+
+  std::shared_ptr<Database::Impl> db;
   std::atomic<bool> interrupted{false};
+  std::atomic<uint64_t> generation{0};  // statements started on this connection
   sql::Session session;
 };
 

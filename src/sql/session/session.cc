@@ -1,5 +1,6 @@
 #include "sql/session/session.h"
 
+#include <cctype>
 #include <chrono>
 #include <map>
 
@@ -43,6 +44,11 @@ const std::map<StatementKind, Handler>& Handlers() {
       {StatementKind::kReorg, &Session::RunReorg},
   };
   return handlers;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 int64_t NowMicros() {
@@ -99,6 +105,7 @@ Result<QueryResult> Session::Run(const Statement& statement) {
     return Status::Transaction("current transaction is aborted, commands ignored until end of transaction block");
   }
   auto r = (this->*(it->second))(statement);
+  DropUsedRelations();
   // A handler that returned with writes still open abandons them (error) or is a bug.
   if (!writes_.empty()) {
     Status st = r.ok() ? Status::Internal(StatementTypeName(statement) + " ended without ending its table write")
@@ -151,6 +158,37 @@ Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx,
   *schema = plan->Schema();
   ASSIGN_OR_RETURN(plan, Optimize(std::move(plan), options));
   return CreatePhysicalPlan(*plan);
+}
+
+Result<Session::OpenedQuery> Session::OpenSelect(const Statement& statement) {
+  if (statement.kind != StatementKind::kSelect) return Status::Internal("OpenSelect of a statement that is not a SELECT");
+  if (failed_) {
+    return Status::Transaction("current transaction is aborted, commands ignored until end of transaction block");
+  }
+  OpenedQuery q;
+  q.ctx = std::make_unique<ExecContext>();
+  InitContext(q.ctx.get());
+  auto opened = [&]() -> Status {
+    ASSIGN_OR_RETURN(q.plan, PlanQuery(*statement.As<SelectStatement>().query, *q.ctx, &q.schema));
+    ASSIGN_OR_RETURN(q.stream, PlanStream::Open(q.ctx.get(), q.plan.get()));
+    return Status::OK();
+  }();
+  DropUsedRelations();
+  if (!opened.ok()) {
+    if (in_transaction_ && !failed_) failed_ = opened;
+    return opened;
+  }
+  return q;
+}
+
+void Session::RegisterStatementRelation(const std::string& name, std::shared_ptr<const TableSource> source) {
+  relations_[Lower(name)] = Relation{std::move(source), false};
+}
+
+void Session::DropUsedRelations() {
+  for (auto it = relations_.begin(); it != relations_.end();) {
+    it = it->second.used ? relations_.erase(it) : std::next(it);
+  }
 }
 
 Result<QueryResult> Session::RunSelect(const Statement& s) {

@@ -14,6 +14,7 @@
 #include "sql/parser/ast.h"
 #include "sql/binder/catalog.h"
 #include "sql/binder/logical_plan.h"
+#include "sql/execution/executor.h"
 #include "sql/execution/physical_operator.h"
 #include "sql/write/table_write.h"
 #include "sql/write/write_transaction.h"
@@ -26,6 +27,21 @@ class Session {
 
   // Runs one parsed statement.
   Result<QueryResult> Run(const Statement& statement);
+
+  // A SELECT bound, optimized, planned and opened for streaming (RunSelect runs the same plan to
+  // completion). Members are destroyed stream first, context last.
+  struct OpenedQuery {
+    std::unique_ptr<ExecContext> ctx;
+    PhysicalPtr plan;
+    columnar::SchemaPtr schema;
+    std::unique_ptr<PlanStream> stream;
+  };
+  Result<OpenedQuery> OpenSelect(const Statement& statement);
+
+  // Makes `source` readable as the one-part relation `name` (case-insensitive) until a statement
+  // that names it ends (Connection::RegisterArrowStream); replaces an earlier one. It is found
+  // before relations registered by RegisterRelation.
+  void RegisterStatementRelation(const std::string& name, std::shared_ptr<const TableSource> source);
 
   // SET variables (keys lower case).
   std::optional<std::string> Setting(const std::string& key) const;
@@ -115,14 +131,22 @@ class Session {
                                  const std::vector<std::string>& columns, const ParsedExpression* replace_where,
                                  bool overwrite);
 
+  // Forgets the registered relations the statement that just ended named.
+  void DropUsedRelations();
+
   Database::Impl* db_;
   const std::atomic<bool>* interrupted_;
+  struct Relation {
+    std::shared_ptr<const TableSource> source;
+    bool used = false;
+  };
+  std::map<std::string, Relation> relations_;  // by lower-case name
   std::map<std::string, std::string> settings_;
   bool in_transaction_ = false;
   std::optional<Status> failed_;  // the error that failed the explicit transaction
   std::map<std::string, std::unique_ptr<TableTransaction>> txns_;  // explicit, by table root
   std::vector<StatementWrite> writes_;                             // the current statement's
-  Catalog::RelationMap registered_;                                // RegisterRelation's
+  std::map<std::string, std::shared_ptr<const TableSource>> registered_;  // RegisterRelation's, by lower-case name
 };
 
 // The value of SET shoal.prewhere: 'auto', 'on' (or true), 'off' (or false), any case.

@@ -50,7 +50,16 @@ Catalog Session::MakeCatalog() {
   Catalog catalog(db_->fs, db_->dir);
   catalog.set_latest_hook(
       [this](const TableName& name, const std::string& root) { return ResolveLatest(name, root); });
-  catalog.set_registered(&registered_);
+  catalog.set_relation_hook([this](const std::string& lower_name) -> std::shared_ptr<const TableSource> {
+    // A stream registered for the next statement, then a relation registered until removed.
+    auto it = relations_.find(lower_name);
+    if (it != relations_.end()) {
+      it->second.used = true;
+      return it->second.source;
+    }
+    auto reg = registered_.find(lower_name);
+    return reg == registered_.end() ? nullptr : reg->second;
+  });
   return catalog;
 }
 
