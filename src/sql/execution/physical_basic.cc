@@ -72,7 +72,9 @@ Result<std::unique_ptr<SourceState>> PhysicalTableScan::OpenSource(ExecContext& 
   runtime_text_.clear();
   if (ctx.runtime_filters) {
     for (const auto& [filter, column] : runtime_filters_) {
-      for (auto& p : filter->Predicates(column, schema()->fields[column])) {
+      std::optional<ColumnStats> stats;
+      if (column < static_cast<int>(request_.columns.size())) stats = source_->ColumnStatistics(request_.columns[column]);
+      for (auto& p : filter->Predicates(column, schema()->fields[column], stats ? &*stats : nullptr)) {
         std::string text = p->ToString();
         if (text.size() > 120) text = text.substr(0, 117) + "...";
         runtime_text_ += (runtime_text_.empty() ? "" : ", ") + text;

@@ -73,6 +73,8 @@ std::optional<JoinKeySummary> SummarizeIntegers(const std::vector<const Vector*>
   if (s.empty) return s;
   s.min = IntegerValue(type, lo);
   s.max = IntegerValue(type, hi);
+  const double width = static_cast<double>(hi) - static_cast<double>(lo) + 1;
+  if (static_cast<double>(set->keys.size()) * kRuntimeFilterMinSparsity > width) return s;  // dense
   if (!few && bounded) s.set = std::move(set);
   if (few) {
     std::vector<int64_t> sorted(distinct.begin(), distinct.end());
@@ -158,9 +160,37 @@ std::optional<JoinKeySummary> RuntimeFilter::Get() const {
   return summary_;
 }
 
-std::vector<expr::ExprPtr> RuntimeFilter::Predicates(int column, const columnar::Field& field) const {
+namespace {
+
+// An integer-like value as a double (nullopt for other types).
+std::optional<double> Numeric(const Value& v) {
+  if (v.is_null() || !IntegerLike(*v.type())) return std::nullopt;
+  if (v.type()->id() == TypeId::kDecimal) return static_cast<double>(v.GetDecimal());
+  return static_cast<double>(v.GetInt());
+}
+
+// The fraction of a column's rows the summary's keys can pass, from the column's min, max and
+// distinct count (uniform within the range); 1 when unknown.
+double PassFraction(const JoinKeySummary& s, const ColumnStats& stats) {
+  if (!stats.min || !stats.max) return 1;
+  auto lo = Numeric(*stats.min), hi = Numeric(*stats.max), klo = Numeric(s.min), khi = Numeric(s.max);
+  if (!lo || !hi || !klo || !khi || *hi < *lo) return 1;
+  const double width = *hi - *lo + 1;
+  const double overlap = std::max(0.0, std::min(*hi, *khi) - std::max(*lo, *klo) + 1);
+  double f = overlap / width;
+  const double ndv = stats.distinct_count ? std::max(1.0, *stats.distinct_count) : width;
+  if (s.values) f = std::min(f, static_cast<double>(s.values->size()) / ndv);
+  if (s.set) f = std::min(f, static_cast<double>(s.set->keys.size()) / ndv);
+  return f;
+}
+
+}  // namespace
+
+std::vector<expr::ExprPtr> RuntimeFilter::Predicates(int column, const columnar::Field& field,
+                                                     const ColumnStats* stats) const {
   std::optional<JoinKeySummary> s = Get();
   if (!s || s->empty) return {};
+  if (stats && PassFraction(*s, *stats) > kRuntimeFilterMaxPass) return {};
   expr::ExprPtr ref = expr::ColumnRef(column, field.type, field.name, field.nullable);
   std::vector<expr::ExprPtr> out;
   if (s->values && s->values->size() == 1) {

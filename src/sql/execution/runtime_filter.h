@@ -26,6 +26,7 @@
 #include "columnar/vector.h"
 #include "expr/expr.h"
 #include "expr/in_list_set.h"
+#include "sql/functions/table_function.h"
 
 namespace shoal::sql {
 
@@ -41,8 +42,13 @@ struct JoinKeySummary {
 
 // Keys with at most this many distinct values become an IN list; integer keys with at most
 // kRuntimeFilterMaxSetKeys a range and a hashed key set (expr::InSet); more give a range only.
+// Integer keys that fill more than 1/kRuntimeFilterMinSparsity of their range give the range
+// only: the list or set would pass nearly what the range passes, at a cost per row. The set's
+// bound keeps it cache-resident (a probe per scanned row must be cheaper than what it saves).
 inline constexpr size_t kRuntimeFilterMaxValues = 4096;
-inline constexpr size_t kRuntimeFilterMaxSetKeys = size_t{1} << 20;
+inline constexpr size_t kRuntimeFilterMaxSetKeys = size_t{1} << 15;
+inline constexpr double kRuntimeFilterMinSparsity = 8;
+inline constexpr double kRuntimeFilterMaxPass = 0.5;
 
 // Summarizes key vectors (one per build chunk, all of `type`); nullopt for a type without a
 // summary (only integer-like, DATE, TIMESTAMP, DECIMAL(<=18) and STRING keys have one).
@@ -54,8 +60,10 @@ class RuntimeFilter {
   void Publish(JoinKeySummary summary);
   // The published summary; nullopt before Publish.
   std::optional<JoinKeySummary> Get() const;
-  // The predicates for `column` of a scan's output (empty when nothing can be said).
-  std::vector<expr::ExprPtr> Predicates(int column, const columnar::Field& field) const;
+  // The predicates for `column` of a scan's output (empty when nothing can be said, or when,
+  // judged by the column's statistics `stats` (may be null), they would pass more than
+  // kRuntimeFilterMaxPass of its rows: then filtering costs more than it saves).
+  std::vector<expr::ExprPtr> Predicates(int column, const columnar::Field& field, const ColumnStats* stats) const;
 
  private:
   mutable std::mutex mu_;
