@@ -101,7 +101,7 @@ TEST(Arithmetic, UncheckedDecimalKernelsMatchInt128Oracle) {
     auto rnd = [&](int p) {
       int128_t m = 1;
       for (int i = 0; i < p; ++i) m *= 10;
-      int128_t v = static_cast<int128_t>(rng() % 1000 == 0 ? 0 : rng()) * static_cast<int128_t>(rng());
+      int128_t v = static_cast<int128_t>(rng() % 1000 == 0 ? 0 : rng() >> 2) * static_cast<int128_t>(rng() >> 2);  // < 2^124
       v %= m;
       return rng() % 5 == 0 ? (v >= 0 ? m - 1 : -(m - 1)) : v;  // the extremes too
     };
