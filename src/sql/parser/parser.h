@@ -79,6 +79,7 @@ class Parser {
   Result<ExprPtr> ParseColumnRef();
   Result<ExprPtr> ParseParenthesized();
   Result<ExprPtr> ParseCase();
+  Result<ExprPtr> ParseNumberedParameter();
   Result<ExprPtr> ParseCast(bool try_cast);
   Result<ExprPtr> ParseInterval();
   Result<ExprPtr> ParseStructLiteral();

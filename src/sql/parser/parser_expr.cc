@@ -325,17 +325,7 @@ Result<ExprPtr> Parser::ParsePrimary() {
         return Finish(std::move(list));
       }
       if (t.text == "{") return ParseStructLiteral();
-      if (t.text.size() > 1 && t.text[0] == '$') {  // a parameter (the lexer checked the digits)
-        auto c = Make<ConstantExpression>(t.offset);
-        c->literal_kind = LiteralKind::kParameter;
-        c->text = t.text.substr(1);
-        size_t n = std::stoul(c->text);
-        if (!parameters_) parameters_ = std::make_shared<ParameterValues>();
-        if (parameters_->values.size() < n) parameters_->values.resize(n);
-        c->parameters = parameters_;
-        Advance();
-        return ExprPtr(std::move(c));
-      }
+      if (t.text.size() > 1 && t.text[0] == '$') return ParseNumberedParameter();
       return SyntaxError();
     case TokenType::kEnd: return SyntaxError();
   }
@@ -517,6 +507,20 @@ Result<ExprPtr> Parser::ParseParenthesized() {
   ASSIGN_OR_RETURN(ExprPtr inner, ParseExpr());
   RETURN_NOT_OK(ExpectOperator(")"));
   return inner;
+}
+
+// Out of line: ParsePrimary is on the stack once per nesting level, so its frame stays small.
+[[gnu::noinline]] Result<ExprPtr> Parser::ParseNumberedParameter() {
+  const Token& t = Peek();  // a parameter `$N` (the lexer checked the digits)
+  auto c = Make<ConstantExpression>(t.offset);
+  c->literal_kind = LiteralKind::kParameter;
+  c->text = t.text.substr(1);
+  size_t n = std::stoul(c->text);
+  if (!parameters_) parameters_ = std::make_shared<ParameterValues>();
+  if (parameters_->values.size() < n) parameters_->values.resize(n);
+  c->parameters = parameters_;
+  Advance();
+  return ExprPtr(std::move(c));
 }
 
 Result<ExprPtr> Parser::ParseCase() {
