@@ -3,6 +3,7 @@
 #
 #   bench/tpch/run.sh [SF=1]     env: THREADS=2 REPEAT=3 TIMEOUT=300 (seconds per run)
 #                                     QUERIES="q01 q06" (default: all 22) JOBS=2
+#                                     SETTINGS="shoal.coded_strings=off" (SET for shoal)
 #
 # 1. builds shoal, bench_tpch_dbgen and bench_tpch_run (build/release);
 # 2. generates build/tpch/sf<SF>/<table>/*.parquet (skipped when already complete);
@@ -68,6 +69,9 @@ QUERIES="${QUERIES:-$(cd "$QDIR" && ls q*.sql | sed 's/\.sql$//')}"
 # A run past TIMEOUT is interrupted inside bench_tpch_run; `timeout` is the backstop for the
 # whole process (warm-up and repeats) and for DuckDB.
 PROC_TIMEOUT=$(( TIMEOUT * (REPEAT + 1) + 30 ))
+# SETTINGS="shoal.coded_strings=off shoal.runtime_filters=off": settings for every shoal query.
+SET_ARGS=""
+for s in ${SETTINGS:-}; do SET_ARGS="$SET_ARGS --set $s"; done
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2" | head -1; }
 SUMMARY="$OUT/summary.txt"
@@ -77,7 +81,7 @@ SUMMARY="$OUT/summary.txt"
 } | tee "$SUMMARY"
 LOGSUM=0; NRATIO=0; NOK=0
 for q in $QUERIES; do
-  s_line=$(timeout "$PROC_TIMEOUT" "$BUILD/bench_tpch_run" run --warehouse "$WH" --threads "$THREADS" \
+  s_line=$(timeout "$PROC_TIMEOUT" "$BUILD/bench_tpch_run" run --warehouse "$WH" --threads "$THREADS" $SET_ARGS \
            --repeat "$REPEAT" --timeout-s "$TIMEOUT" --out "$OUT" "$QDIR/$q.sql" 2>"$OUT/$q.shoal.err")
   s_rc=$?
   d_line=$(timeout "$PROC_TIMEOUT" node tools/duckdb/tpch.mjs --duckdb-dir "$DUCKDB_DIR" --threads "$THREADS" \

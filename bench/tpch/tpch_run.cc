@@ -39,7 +39,7 @@ int Run(int argc, char** argv) {
   std::string warehouse, out;
   int threads = 2, repeat = 3;
   double timeout_s = 0;
-  std::vector<std::string> files;
+  std::vector<std::string> files, settings;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -48,10 +48,11 @@ int Run(int argc, char** argv) {
     else if (a == "--repeat" && has_value) repeat = std::atoi(argv[++i]);
     else if (a == "--out" && has_value) out = argv[++i];
     else if (a == "--timeout-s" && has_value) timeout_s = std::atof(argv[++i]);
+    else if (a == "--set" && has_value) settings.push_back(argv[++i]);
     else files.push_back(a);
   }
   if (warehouse.empty() || files.empty()) {
-    std::fprintf(stderr, "usage: %s run --warehouse DIR [--threads N] [--repeat R] [--out DIR] q.sql ...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s run --warehouse DIR [--threads N] [--repeat R] [--out DIR] [--set KEY=VALUE]... q.sql ...\n", argv[0]);
     return 2;
   }
   shoal::DatabaseOptions options;
@@ -62,6 +63,18 @@ int Run(int argc, char** argv) {
     return 1;
   }
   auto con = (*db)->Connect();
+  for (const std::string& s : settings) {  // e.g. shoal.coded_strings=off, to compare with a feature off
+    const size_t eq = s.find('=');
+    if (eq == std::string::npos) {
+      std::fprintf(stderr, "--set %s: expected KEY=VALUE\n", s.c_str());
+      return 2;
+    }
+    auto r = con->Query("SET " + s.substr(0, eq) + " = '" + s.substr(eq + 1) + "'");
+    if (!r.ok()) {
+      std::fprintf(stderr, "--set %s: %s\n", s.c_str(), r.status().ToString().c_str());
+      return 1;
+    }
+  }
   for (const std::string& f : files) {
     const std::string sql = ReadFile(f), name = QueryName(f);
     bool timed_out = false;

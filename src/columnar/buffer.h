@@ -79,8 +79,11 @@ class Buffer {
   void Append(const void* p, size_t n) {
     if (n == 0) return;
     const uint8_t* src = static_cast<const uint8_t*>(p);
-    if (data_ && src >= data_ && src < data_ + size_) {
-      size_t at = static_cast<size_t>(src - data_);
+    // Compared as integers: GCC's -Wuse-after-free cannot see that `p` outlives a Reserve of
+    // another buffer inlined before this call, and warns on pointer comparisons with it.
+    const uintptr_t at_src = reinterpret_cast<uintptr_t>(src), at_data = reinterpret_cast<uintptr_t>(data_);
+    if (data_ && at_src >= at_data && at_src < at_data + size_) {
+      size_t at = static_cast<size_t>(at_src - at_data);
       Reserve(size_ + n);
       src = data_ + at;
     } else {

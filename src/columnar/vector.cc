@@ -23,6 +23,15 @@ VectorPtr Vector::MakeNull(TypePtr type, int64_t n) {
   return v;
 }
 
+VectorPtr Vector::MakeCoded(VectorPtr dictionary, int64_t n) {
+  auto v = std::make_shared<Vector>(dictionary->type());
+  v->values_.Clear();
+  v->values_.Resize(static_cast<size_t>(n) * sizeof(int32_t));
+  v->dictionary_ = std::move(dictionary);
+  v->size_ = n;
+  return v;
+}
+
 int64_t Vector::CountNulls() const {
   if (validity_.empty()) return 0;
   int64_t valid = 0;
@@ -100,6 +109,16 @@ void Vector::AppendStructRow() {
 
 void Vector::AppendFrom(const Vector& o, int64_t offset, int64_t length) {
   if (length <= 0) return;
+  if (o.dictionary_) {
+    for (int64_t i = offset; i < offset + length; ++i) {
+      if (o.IsNull(i)) {
+        AppendNull();
+      } else {
+        AppendString(o.GetString(i));
+      }
+    }
+    return;
+  }
   if (!o.validity_.empty() || !validity_.empty()) {
     MutableValidity();
     if (o.validity_.empty()) {
@@ -145,11 +164,18 @@ void Vector::Clear() {
   validity_.clear();
   values_.Clear();
   bytes_.Clear();
+  dictionary_.reset();
   if (type_->HasOffsets()) values_.Push<int64_t>(0);
   for (auto& c : children_) c->Clear();
 }
 
 VectorPtr Vector::Slice(int64_t offset, int64_t length) const {
+  if (dictionary_) {
+    auto out = MakeCoded(dictionary_, length);
+    if (length > 0) std::memcpy(out->mutable_codes(), codes() + offset, sizeof(int32_t) * length);
+    if (!validity_.empty()) out->validity_.assign(validity_.begin() + offset, validity_.begin() + offset + length);
+    return out;
+  }
   auto out = Make(type_, length);
   out->AppendFrom(*this, offset, length);
   return out;
@@ -162,6 +188,24 @@ template <typename Index>
 inline bool Present(Index i) {
   if constexpr (std::is_signed_v<Index>) return i >= 0;
   else return true;
+}
+
+// Gather of a dictionary-coded vector: the codes (0 and NULL for a negative index).
+template <typename Index>
+VectorPtr GatherCodes(const Vector& v, const Index* sel, int64_t n) {
+  auto out = Vector::MakeCoded(v.dictionary(), n);
+  const int32_t* src = v.codes();
+  int32_t* dst = out->mutable_codes();
+  for (int64_t i = 0; i < n; ++i) dst[i] = Present(sel[i]) ? src[sel[i]] : 0;
+  bool nulls = v.MayHaveNulls();
+  if constexpr (std::is_signed_v<Index>) {
+    for (int64_t i = 0; i < n && !nulls; ++i) nulls = !Present(sel[i]);
+  }
+  if (nulls) {
+    uint8_t* val = out->MutableValidity();
+    for (int64_t i = 0; i < n; ++i) val[i] = (Present(sel[i]) && v.IsValid(sel[i])) ? 1 : 0;
+  }
+  return out;
 }
 
 template <typename Index>
@@ -282,12 +326,14 @@ void GatherInto(const Vector& v, const Index* sel, int64_t n, Vector* out) {
 }  // namespace
 
 VectorPtr Gather(const Vector& v, const uint32_t* sel, int64_t n) {
+  if (v.IsDictionary()) return GatherCodes(v, sel, n);
   auto out = std::make_shared<Vector>(v.type());
   GatherInto(v, sel, n, out.get());
   return out;
 }
 
 VectorPtr GatherOrNull(const Vector& v, const int64_t* sel, int64_t n) {
+  if (v.IsDictionary()) return GatherCodes(v, sel, n);
   auto out = std::make_shared<Vector>(v.type());
   GatherInto(v, sel, n, out.get());
   return out;
@@ -296,10 +342,54 @@ VectorPtr GatherOrNull(const Vector& v, const int64_t* sel, int64_t n) {
 VectorPtr Concat(const std::vector<VectorPtr>& parts) {
   if (parts.empty()) return nullptr;
   int64_t total = 0;
-  for (const auto& p : parts) total += p->size();
+  bool one_dictionary = parts[0]->IsDictionary();
+  for (const auto& p : parts) {
+    total += p->size();
+    one_dictionary = one_dictionary && p->dictionary() == parts[0]->dictionary();
+  }
+  if (one_dictionary) {
+    auto out = Vector::MakeCoded(parts[0]->dictionary(), total);
+    int64_t at = 0;
+    for (const auto& p : parts) {
+      if (p->size() > 0) std::memcpy(out->mutable_codes() + at, p->codes(), sizeof(int32_t) * p->size());
+      if (p->MayHaveNulls() || out->MayHaveNulls()) {
+        uint8_t* val = out->MutableValidity();
+        for (int64_t i = 0; i < p->size(); ++i) val[at + i] = p->IsValid(i) ? 1 : 0;
+      }
+      at += p->size();
+    }
+    return out;
+  }
   auto out = Vector::Make(parts[0]->type(), total);
   for (const auto& p : parts) out->AppendFrom(*p, 0, p->size());
   return out;
+}
+
+VectorPtr Decode(const VectorPtr& v) {
+  if (!v->IsDictionary()) return v;
+  const int64_t n = v->size();
+  const Vector& dict = *v->dictionary();
+  if (dict.size() == 0) return Vector::MakeNull(v->type(), n);  // every row is NULL
+  auto out = Gather(dict, reinterpret_cast<const uint32_t*>(v->codes()), n);
+  if (v->MayHaveNulls()) {
+    uint8_t* val = out->MutableValidity();
+    const std::vector<uint8_t>& own = v->validity();
+    for (int64_t i = 0; i < n; ++i) val[i] &= own[i];
+  }
+  return out;
+}
+
+void DecodeColumns(RecordBatch* b) {
+  for (auto& c : b->columns) {
+    if (c && c->IsDictionary()) c = Decode(c);
+  }
+}
+
+bool HasCodedColumns(const RecordBatch& b) {
+  for (const auto& c : b.columns) {
+    if (c && c->IsDictionary()) return true;
+  }
+  return false;
 }
 
 BatchPtr GatherBatch(const RecordBatch& b, const uint32_t* sel, int64_t n) {

@@ -1,6 +1,10 @@
 // Vector: one column of a record batch — values in the physical layout of its type (type.h),
 // a validity byte per row, and children for nested types. RecordBatch: equal-length vectors.
 //
+// STRING and BINARY vectors may instead be dictionary-coded: an int32 code per row into a
+// dictionary shared by many vectors (one Parquet column chunk's), so a scan need not copy the
+// strings and a filter or GROUP BY can work once per distinct value (see "dictionary coding").
+//
 // Thread-safety: a Vector is built by one thread; once shared (VectorPtr handed to others) it is
 // read-only and may be read concurrently.
 #pragma once
@@ -57,9 +61,27 @@ class Vector {
   const int64_t* offsets() const { return values_.As<int64_t>(); }
   int64_t* offsets() { return values_.As<int64_t>(); }
   std::string_view GetString(int64_t i) const {
+    if (dictionary_) [[unlikely]] return dictionary_->GetString(codes()[i]);
     const int64_t* o = offsets();
     return {reinterpret_cast<const char*>(bytes_.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
   }
+
+  // ---- dictionary coding (STRING and BINARY only). A coded vector holds in values() one int32
+  // code per row into dictionary(), a flat vector of the same type shared with other vectors;
+  // validity is the coded vector's own (a NULL row's code is 0; dictionary entries no row
+  // refers to may hold anything, NULL included). bytes() is empty and offsets() meaningless, so
+  // only code that checks IsDictionary() may be handed one: the scan makes them on request and
+  // the executor decodes them for every operator that does not take them (executor.h).
+  // GetString follows the code; Gather, GatherOrNull, Slice and Concat of one dictionary keep
+  // the coding; AppendFrom decodes into a flat vector; Decode makes a flat copy.
+  //
+  // A coded vector of `dictionary`'s type with n rows whose codes the caller writes to
+  // mutable_codes() (each in [0, dictionary->size()), or 0 on a NULL row).
+  static VectorPtr MakeCoded(VectorPtr dictionary, int64_t n);
+  bool IsDictionary() const { return dictionary_ != nullptr; }
+  const VectorPtr& dictionary() const { return dictionary_; }
+  const int32_t* codes() const { return values_.As<int32_t>(); }
+  int32_t* mutable_codes() { return values_.As<int32_t>(); }
 
   // Nested: LIST/MAP have one child (elements / entries), STRUCT one per field.
   std::vector<VectorPtr>& children() { return children_; }
@@ -86,7 +108,8 @@ class Vector {
   void AppendListEnd();
   // For STRUCT: counts a row whose fields were appended to each child.
   void AppendStructRow();
-  // Appends rows [offset, offset+length) of `other` (same type).
+  // Appends rows [offset, offset+length) of `other` (same type; decoded when coded). This
+  // vector must not be coded.
   void AppendFrom(const Vector& other, int64_t offset, int64_t length);
   void Reserve(int64_t capacity);
   void Clear();
@@ -101,14 +124,17 @@ class Vector {
   Buffer values_;
   Buffer bytes_;
   std::vector<VectorPtr> children_;
+  VectorPtr dictionary_;  // set: values_ holds int32 codes into it
 };
 
 // Rows selected by index, as a new vector: result[i] = v[sel[i]].
 VectorPtr Gather(const Vector& v, const uint32_t* sel, int64_t n);
 // Like Gather, but a negative index yields NULL (outer joins).
 VectorPtr GatherOrNull(const Vector& v, const int64_t* sel, int64_t n);
-// Concatenates vectors of one type.
+// Concatenates vectors of one type (coded when all parts are coded with one dictionary).
 VectorPtr Concat(const std::vector<VectorPtr>& parts);
+// `v` itself when it is not dictionary-coded, else a flat copy of its values.
+VectorPtr Decode(const VectorPtr& v);
 
 // A batch of rows: equal-length columns described by a schema.
 struct RecordBatch {
@@ -127,5 +153,9 @@ using BatchPtr = std::shared_ptr<RecordBatch>;
 // Rows selected by index from every column.
 BatchPtr GatherBatch(const RecordBatch& b, const uint32_t* sel, int64_t n);
 BatchPtr SliceBatch(const RecordBatch& b, int64_t offset, int64_t length);
+// Decodes every dictionary-coded column of `b` in place (the batch must not be shared).
+void DecodeColumns(RecordBatch* b);
+// True when some column of `b` is dictionary-coded.
+bool HasCodedColumns(const RecordBatch& b);
 
 }  // namespace shoal::columnar

@@ -51,10 +51,94 @@ TEST(Vector, GatherStringsByRunsMatchesRowByRow) {
   ASSERT_EQ(g->size(), static_cast<int64_t>(sel.size()));
   for (size_t k = 0; k < sel.size(); ++k) {
     ASSERT_EQ(g->IsNull(static_cast<int64_t>(k)), v->IsNull(sel[k])) << k;
-    if (!v->IsNull(sel[k])) ASSERT_EQ(g->GetString(static_cast<int64_t>(k)), v->GetString(sel[k])) << k;
+    if (!v->IsNull(sel[k])) {
+      ASSERT_EQ(g->GetString(static_cast<int64_t>(k)), v->GetString(sel[k])) << k;
+    }
   }
   EXPECT_EQ(g->offsets()[0], 0);
   EXPECT_EQ(static_cast<size_t>(g->offsets()[g->size()]), g->bytes().size());
+}
+
+// A coded vector over `dict` with random codes and NULLs, and the same rows flat (the reference).
+std::pair<VectorPtr, VectorPtr> RandomCoded(const VectorPtr& dict, int64_t n, uint32_t seed) {
+  auto coded = Vector::MakeCoded(dict, n);
+  auto flat = Vector::Make(dict->type());
+  uint32_t x = seed;
+  uint8_t* val = n > 0 ? coded->MutableValidity() : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    x = x * 1103515245u + 12345u;
+    bool null = (x >> 16) % 5 == 0;
+    int32_t code = null ? 0 : static_cast<int32_t>((x >> 8) % dict->size());
+    coded->mutable_codes()[i] = code;
+    val[i] = null ? 0 : 1;
+    if (null) flat->AppendNull();
+    else flat->AppendString(dict->GetString(code));
+  }
+  return {coded, flat};
+}
+
+void ExpectSameStrings(const Vector& a, const Vector& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (int64_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a.IsNull(i), b.IsNull(i)) << i;
+    if (!a.IsNull(i)) {
+      ASSERT_EQ(a.GetString(i), b.GetString(i)) << i;
+    }
+  }
+}
+
+TEST(Vector, DictionaryCodedMatchesFlatThroughEveryOperation) {
+  auto dict = Vector::Make(String());
+  for (const char* s : {"", "AIR", "MAIL", "a longer value than sixteen bytes", "SHIP"}) dict->AppendString(s);
+  auto [coded, flat] = RandomCoded(dict, 300, 7);
+  ASSERT_TRUE(coded->IsDictionary());
+  ExpectSameStrings(*coded, *flat);
+  auto decoded = Decode(coded);
+  EXPECT_FALSE(decoded->IsDictionary());
+  ExpectSameStrings(*decoded, *flat);
+  std::vector<uint32_t> sel;
+  for (uint32_t i = 0; i < 300; i += 3) sel.push_back(i);
+  auto g = Gather(*coded, sel.data(), static_cast<int64_t>(sel.size()));
+  EXPECT_TRUE(g->IsDictionary());
+  ExpectSameStrings(*g, *Gather(*flat, sel.data(), static_cast<int64_t>(sel.size())));
+  std::vector<int64_t> osel = {5, -1, 0, 299, -1};
+  auto gn = GatherOrNull(*coded, osel.data(), 5);
+  ExpectSameStrings(*gn, *GatherOrNull(*flat, osel.data(), 5));
+  ExpectSameStrings(*coded->Slice(17, 50), *flat->Slice(17, 50));
+  auto [coded2, flat2] = RandomCoded(dict, 40, 99);
+  auto cat = Concat({coded, coded2});
+  EXPECT_TRUE(cat->IsDictionary());
+  ExpectSameStrings(*cat, *Concat({flat, flat2}));
+  auto other = Vector::Make(String());
+  other->AppendString("x");
+  auto [coded3, flat3] = RandomCoded(other, 10, 3);
+  auto mixed = Concat({coded, coded3, flat2});
+  EXPECT_FALSE(mixed->IsDictionary());
+  ExpectSameStrings(*mixed, *Concat({flat, flat3, flat2}));
+  auto appended = Vector::Make(String());
+  appended->AppendString("first");
+  appended->AppendFrom(*coded, 10, 20);
+  auto expect = Vector::Make(String());
+  expect->AppendString("first");
+  expect->AppendFrom(*flat, 10, 20);
+  ExpectSameStrings(*appended, *expect);
+  RecordBatch b(nullptr, {coded, flat}, 300);
+  EXPECT_TRUE(HasCodedColumns(b));
+  DecodeColumns(&b);
+  EXPECT_FALSE(HasCodedColumns(b));
+  ExpectSameStrings(*b.columns[0], *flat);
+}
+
+TEST(Vector, DictionaryCodedAllNullOverEmptyDictionaryDecodes) {
+  auto dict = Vector::Make(Binary());
+  auto coded = Vector::MakeCoded(dict, 3);
+  for (int i = 0; i < 3; ++i) coded->mutable_codes()[i] = 0;
+  coded->MutableValidity()[0] = 0;
+  coded->MutableValidity()[1] = 0;
+  coded->MutableValidity()[2] = 0;
+  auto flat = Decode(coded);
+  ASSERT_EQ(flat->size(), 3);
+  EXPECT_EQ(flat->CountNulls(), 3);
 }
 
 TEST(Vector, NestedListOfStructRoundTripsThroughValues) {

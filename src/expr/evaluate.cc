@@ -52,6 +52,13 @@ class Evaluator {
   Result<Datum> Eval(const Expr& e, const uint32_t* sel, int64_t n);
   // Appends to *out the absolute rows among `sel`/n where `e` is TRUE (ascending).
   Status Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vector<uint32_t>* out);
+  // The column `e` reads when that is one dictionary-coded column and no other, else -1.
+  int SoleCodedColumn(const Expr& e) const;
+  // `e` evaluated once per entry of coded column c's dictionary (ctx's cache); null when that
+  // fails or when the dictionary is much larger than the `rows` it would serve.
+  EvalContext::CodedResult* DictionaryValues(const Expr& e, int c, int64_t rows);
+  // Row values from a dictionary result: coded over `r` when `keep_coded` and `r` is a string.
+  static VectorPtr ExpandCoded(const Vector& col, const VectorPtr& r, bool keep_coded);
 
  private:
   Result<Datum> EvalFunction(const Expr& e, const uint32_t* sel, int64_t n);
@@ -118,6 +125,7 @@ Result<Datum> Evaluator::Eval(const Expr& e, const uint32_t* sel, int64_t n) {
                                 " columns");
       }
       const VectorPtr& col = batch_.columns[e.column];
+      if (col->IsDictionary()) return Datum{columnar::Decode(sel ? columnar::Gather(*col, sel, n) : col), false};
       if (!sel) return Datum{col, false};
       return Datum{columnar::Gather(*col, sel, n), false};
     }
@@ -595,6 +603,24 @@ Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vec
     out->insert(out->end(), matched.begin(), matched.end());
     return Status::OK();
   }
+  if (int c = SoleCodedColumn(e); c >= 0) {
+    EvalContext::CodedResult* r = DictionaryValues(e, c, n);
+    if (r && r->result && r->result->id() == TypeId::kBoolean) {
+      // One lookup per row in the pass table evaluated on the dictionary.
+      const Vector& col = *batch_.columns[c];
+      const int32_t* codes = col.codes();
+      const uint8_t* pass = r->pass.data();
+      const int32_t null_code = static_cast<int32_t>(r->pass.size()) - 1;
+      const bool nulls = col.MayHaveNulls();
+      out->reserve(out->size() + static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        const uint32_t row = sel ? sel[i] : static_cast<uint32_t>(i);
+        const int32_t code = nulls && col.IsNull(row) ? null_code : codes[row];
+        if (pass[code]) out->push_back(row);
+      }
+      return Status::OK();
+    }
+  }
   ASSIGN_OR_RETURN(Datum d, Eval(e, sel, n));
   const Vector& v = *d.vec;
   if (v.id() == TypeId::kNull) return Status::OK();
@@ -622,14 +648,102 @@ Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vec
   return Status::OK();
 }
 
-}  // namespace
+int Evaluator::SoleCodedColumn(const Expr& e) const {
+  int column = -1;
+  bool one = true;
+  Visit(e, [&](const Expr& x) {
+    if (x.kind != ExprKind::kColumnRef) return;
+    if (column >= 0 && x.column != column) one = false;
+    column = x.column;
+  });
+  if (!one || column < 0 || column >= static_cast<int>(batch_.columns.size())) return -1;
+  const VectorPtr& col = batch_.columns[column];
+  return col && col->IsDictionary() ? column : -1;
+}
 
-Result<VectorPtr> Evaluate(const Expr& expr, const RecordBatch& input, EvalContext& ctx) {
+EvalContext::CodedResult* Evaluator::DictionaryValues(const Expr& e, int c, int64_t rows) {
+  // Each entry is evaluated once per chunk; beyond this many per row of the first batch that
+  // asks, a dictionary would cost more than the rows (its later batches are not known).
+  constexpr int64_t kMaxEntriesPerRow = 64;
+  const VectorPtr& dict = batch_.columns[c]->dictionary();
+  for (auto& r : ctx_.coded_results) {
+    if (r.expr == &e && r.dictionary == dict) return &r;
+  }
+  VectorPtr result;
+  if (dict->size() < kMaxEntriesPerRow * std::max<int64_t>(rows, 1)) {
+    auto entries = Vector::Make(dict->type(), dict->size() + 1);
+    entries->AppendFrom(*dict, 0, dict->size());
+    entries->AppendNull();
+    RecordBatch b;
+    b.schema = batch_.schema;
+    b.columns.assign(batch_.columns.size(), nullptr);
+    b.columns[c] = entries;
+    b.num_rows = entries->size();
+    Evaluator ev(b, ctx_);
+    auto d = ev.Eval(e, nullptr, b.num_rows);
+    if (d.ok()) {
+      if (d->constant) {
+        std::vector<int64_t> zeros(static_cast<size_t>(b.num_rows), 0);
+        result = columnar::GatherOrNull(*d->vec, zeros.data(), b.num_rows);
+      } else {
+        result = d->vec;
+      }
+    }
+  }
+  constexpr size_t kCacheEntries = 8;
+  if (ctx_.coded_results.size() < kCacheEntries) ctx_.coded_results.emplace_back();
+  EvalContext::CodedResult& r = ctx_.coded_results[ctx_.coded_next++ % ctx_.coded_results.size()];
+  r.expr = &e;
+  r.dictionary = dict;
+  r.result = result;
+  r.pass.clear();
+  if (result && result->id() == TypeId::kBoolean) {
+    r.pass.resize(static_cast<size_t>(result->size()));
+    for (int64_t i = 0; i < result->size(); ++i) r.pass[i] = result->IsValid(i) && result->Get<uint8_t>(i) ? 1 : 0;
+  }
+  return &r;
+}
+
+VectorPtr Evaluator::ExpandCoded(const Vector& col, const VectorPtr& r, bool keep_coded) {
+  const int64_t n = col.size();
+  const int32_t null_code = static_cast<int32_t>(r->size()) - 1;
+  std::vector<uint32_t> codes(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) codes[i] = static_cast<uint32_t>(col.IsNull(i) ? null_code : col.codes()[i]);
+  if (!keep_coded || !r->type()->IsStringLike()) return columnar::Gather(*r, codes.data(), n);
+  auto out = Vector::MakeCoded(r, n);
+  std::memcpy(out->mutable_codes(), codes.data(), sizeof(int32_t) * static_cast<size_t>(n));
+  if (r->MayHaveNulls()) {
+    uint8_t* valid = out->MutableValidity();
+    for (int64_t i = 0; i < n; ++i) {
+      valid[i] = r->IsValid(codes[i]) ? 1 : 0;
+      if (!valid[i]) out->mutable_codes()[i] = 0;
+    }
+  }
+  return out;
+}
+
+Result<VectorPtr> EvaluateImpl(const Expr& expr, const RecordBatch& input, EvalContext& ctx, bool keep_coded) {
   Evaluator ev(input, ctx);
+  if (int c = ev.SoleCodedColumn(expr); c >= 0) {
+    const VectorPtr& col = input.columns[c];
+    if (expr.kind == ExprKind::kColumnRef) return keep_coded ? col : columnar::Decode(col);
+    EvalContext::CodedResult* r = ev.DictionaryValues(expr, c, input.num_rows);
+    if (r && r->result) return Evaluator::ExpandCoded(*col, r->result, keep_coded);
+  }
   ASSIGN_OR_RETURN(Datum d, ev.Eval(expr, nullptr, input.num_rows));
   if (!d.constant) return d.vec;
   std::vector<int64_t> zeros(static_cast<size_t>(input.num_rows), 0);
   return columnar::GatherOrNull(*d.vec, zeros.data(), input.num_rows);
+}
+
+}  // namespace
+
+Result<VectorPtr> Evaluate(const Expr& expr, const RecordBatch& input, EvalContext& ctx) {
+  return EvaluateImpl(expr, input, ctx, false);
+}
+
+Result<VectorPtr> EvaluateMaybeCoded(const Expr& expr, const RecordBatch& input, EvalContext& ctx) {
+  return EvaluateImpl(expr, input, ctx, true);
 }
 
 Result<int64_t> EvaluateFilter(const Expr& predicate, const RecordBatch& input, EvalContext& ctx,

@@ -25,12 +25,31 @@ struct EvalContext {
 
   EvalContext();
   explicit EvalContext(int64_t timestamp) : statement_timestamp(timestamp) {}
+
+  // An expression over one dictionary-coded column evaluated once per dictionary entry
+  // (columnar/vector.h), kept while batches of one column chunk flow by.
+  struct CodedResult {
+    const Expr* expr = nullptr;
+    columnar::VectorPtr dictionary;  // held, so its address is not reused while cached
+    // The value per entry, the last one for a NULL row; null when evaluating on the
+    // dictionary failed (an entry no row holds may fail a cast) or cost too much.
+    columnar::VectorPtr result;
+    std::vector<uint8_t> pass;  // BOOLEAN results: 1 where TRUE
+  };
+  std::vector<CodedResult> coded_results;
+  size_t coded_next = 0;  // the entry to replace next
 };
 
 // Evaluates `expr` on every row of `input`; the result has input.num_rows rows. The result
 // may share vectors with `input` (a bare column reference returns the column): read-only.
 Result<columnar::VectorPtr> Evaluate(const Expr& expr, const columnar::RecordBatch& input,
                                      EvalContext& ctx);
+
+// Like Evaluate, but the result may be dictionary-coded (columnar/vector.h) when `expr` reads one
+// coded column: the column itself, or a STRING/BINARY value computed once per dictionary entry.
+// Only for a caller that handles coded vectors; Evaluate always returns flat vectors.
+Result<columnar::VectorPtr> EvaluateMaybeCoded(const Expr& expr, const columnar::RecordBatch& input,
+                                               EvalContext& ctx);
 
 // Appends to *selected the row indices (ascending) where the BOOLEAN predicate is TRUE and
 // returns their count; *selected is cleared first.

@@ -66,6 +66,9 @@ class ColumnChunkReader {
   // v2 pages (whose levels are stored uncompressed) not even decompressed. Flat leaves only.
   Status ReadSelectedDefined(int64_t num_rows, const uint32_t* sel, int64_t nsel, uint8_t* defined);
 
+  // The chunk's decoded dictionary (null before a dictionary-encoded page's values were needed).
+  const columnar::VectorPtr& dictionary() const { return values_.dictionary(); }
+
   // Data pages of the OffsetIndex neither read nor skipped yet (0 without an OffsetIndex).
   int64_t pages_unread() const;
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "parquet/dictionary_probe.h"
 #include "parquet/record_assembler.h"
 
 namespace shoal::parquet {
@@ -315,6 +316,44 @@ Status RowGroupReader::ReadFieldIndices(int i, int64_t n, const uint32_t* sel, i
   RETURN_NOT_OK(reader->ReadSelectedIndices(n, sel, nsel, null_index, idx));
   field_position_[i] += n;
   return Status::OK();
+}
+
+bool RowGroupReader::FieldIsDictionaryCoded(int i) const {
+  if (i < 0 || i >= num_fields()) return false;
+  const ParquetSchema& ps = file_->parquet_schema();
+  const FieldNode& node = ps.fields()[fields_[i]];
+  if (node.kind != FieldNode::Kind::kLeaf || ps.leaves()[node.leaf].max_rep != 0) return false;
+  const columnar::TypePtr& type = schema_->fields[i].type;
+  if (!type->IsStringLike()) return false;
+  const ColumnChunk& chunk = file_->column_chunk(row_group_, node.leaf);
+  if (!chunk.meta_data || (chunk.file_path && !chunk.file_path->empty())) return false;
+  return AllDataPagesDictionaryEncoded(*chunk.meta_data);
+}
+
+Result<columnar::VectorPtr> RowGroupReader::ReadFieldCoded(int i, int64_t n, const uint32_t* sel, int64_t nsel) {
+  if (!FieldIsDictionaryCoded(i)) return Status::Internal("ReadFieldCoded on a field that is not dictionary-coded");
+  ASSIGN_OR_RETURN(ColumnChunkReader * reader, FlatLeafReader(i, n, sel, nsel, "ReadFieldCoded"));
+  const int64_t m = sel ? nsel : n;
+  constexpr uint32_t kNull = 0xFFFFFFFFu;
+  std::vector<uint32_t>& idx = scratch_codes_;
+  idx.resize(static_cast<size_t>(m));
+  RETURN_NOT_OK(reader->ReadSelectedIndices(n, sel, m, kNull, idx.data()));
+  field_position_[i] += n;
+  columnar::VectorPtr dict = reader->dictionary();
+  if (!dict) dict = columnar::Vector::Make(schema_->fields[i].type);  // no value decoded: every row is NULL
+  auto out = columnar::Vector::MakeCoded(dict, m);
+  int32_t* codes = out->mutable_codes();
+  bool nulls = false;
+  for (int64_t k = 0; k < m; ++k) {
+    const bool null = idx[k] == kNull;
+    nulls |= null;
+    codes[k] = null ? 0 : static_cast<int32_t>(idx[k]);
+  }
+  if (nulls) {
+    uint8_t* valid = out->MutableValidity();
+    for (int64_t k = 0; k < m; ++k) valid[k] = idx[k] == kNull ? 0 : 1;
+  }
+  return out;
 }
 
 Status RowGroupReader::ReadFieldDefined(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint8_t* defined) {

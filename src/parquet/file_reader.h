@@ -48,6 +48,13 @@ class RowGroupReader {
   // (sel null: all n rows, nsel == n) to idx; NULL rows get `null_index`. Values are not
   // materialized: a filter evaluated once on the dictionary runs on the indices.
   Status ReadFieldIndices(int i, int64_t n, const uint32_t* sel, int64_t nsel, uint32_t null_index, uint32_t* idx);
+  // True when field i is a flat STRING/BINARY leaf whose chunk in this row group is provably
+  // entirely dictionary-encoded, so ReadFieldCoded can read it.
+  bool FieldIsDictionaryCoded(int i) const;
+  // Like ReadFieldSelected (sel null: all n rows, nsel == n) for a field FieldIsDictionaryCoded
+  // says yes to, but returns a dictionary-coded vector (columnar/vector.h): codes into the
+  // chunk's dictionary, which every such read of the chunk shares; the strings are not copied.
+  Result<columnar::VectorPtr> ReadFieldCoded(int i, int64_t n, const uint32_t* sel, int64_t nsel);
   // Consumes the next n rows of field i (a flat leaf) and writes whether each row at offsets
   // sel[0, nsel) (sel null: all n rows, nsel == n) is non-NULL (1) or NULL (0) to `defined`,
   // from the definition levels alone (IS [NOT] NULL without decoding values).
@@ -96,6 +103,7 @@ class RowGroupReader {
   std::vector<int> reader_of_leaf_;                          // leaf index -> readers_ index, -1
   std::vector<LeafLevels> levels_;                           // scratch per leaf
   std::vector<int64_t> field_position_;                      // column-wise reading: rows consumed
+  std::vector<uint32_t> scratch_codes_;                      // ReadFieldCoded
 };
 
 class ParquetReader {

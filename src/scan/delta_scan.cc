@@ -282,6 +282,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   spec.limit_hint = options.limit_hint;
   spec.with_row_address = options.with_row_address;
   spec.prewhere = options.prewhere;
+  spec.coded_strings = options.coded_strings;
   spec.files_total = static_cast<int64_t>(files.size());
   spec.files_pruned_partition = files_pruned_partition;
   spec.files_pruned_stats = files_pruned_stats;

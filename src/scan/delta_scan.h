@@ -47,6 +47,8 @@ struct DeltaScanOptions {
   bool with_row_address = false;
   // Late materialization (FileSetScanSpec::prewhere); SET shoal.prewhere reaches it.
   FileSetScanSpec::Prewhere prewhere = FileSetScanSpec::Prewhere::kAuto;
+  // Dictionary-coded string columns (FileSetScanSpec::coded_strings).
+  bool coded_strings = false;
 };
 
 class DeltaTable {

@@ -260,8 +260,13 @@ Result<VectorPtr> FileSetScan::ReadOutputColumn(Local* local, size_t j, int64_t 
   parquet::RowGroupReader& rg = *local->rg_reader;
   int64_t at = rg.field_position(s);
   if (at < begin) RETURN_NOT_OK(rg.SkipField(s, begin - at));
-  auto raw = sel ? rg.ReadFieldSelected(s, n, sel, m) : rg.ReadField(s, n);
+  const bool coded = spec_.coded_strings && rg.FieldIsDictionaryCoded(s);
+  auto raw = coded ? rg.ReadFieldCoded(s, n, sel, m) : sel ? rg.ReadFieldSelected(s, n, sel, m) : rg.ReadField(s, n);
   if (!raw.ok()) return raw.status();
+  if (coded) {
+    if ((*raw)->type()->Equals(*col.type)) return std::move(*raw);
+    *raw = columnar::Decode(*raw);  // the table's type differs: adapt the values
+  }
   auto adapted = AdaptColumn(std::move(*raw), col);
   if (!adapted.ok()) return adapted.status().WithContext(task.path);
   return std::move(*adapted);
@@ -328,7 +333,10 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
   local->held.assign(ncols, nullptr);
   if (m == 0) return MakeOutput(fst, {}, first_row, nullptr, 0);
   const int64_t alive = m;
-  bool lazy = spec_.prewhere == FileSetScanSpec::Prewhere::kOn || local->policy.Lazy();
+  // Without a filter (column-wise for coded strings only) there is nothing to evaluate first.
+  const FileSetScanSpec::Prewhere mode = spec_.prewhere;
+  bool lazy = !filter_ || mode == FileSetScanSpec::Prewhere::kOn ||
+              (mode == FileSetScanSpec::Prewhere::kAuto && local->policy.Lazy());
   if (!lazy) {
     // Eager: every column whole, then the filter once (the plain scan's work).
     for (size_t j = 0; j < ncols; ++j) {
@@ -400,7 +408,23 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
       local->pos.resize(static_cast<size_t>(kept));
       local->kept_idx.resize(static_cast<size_t>(kept));
       for (int64_t i = 0; i < kept; ++i) local->kept_idx[i] = idx[pos[i]];
-      dict_column = columnar::Gather(*df.values, local->kept_idx.data(), kept);
+      if (spec_.coded_strings && df.values->type()->IsStringLike()) {
+        // Coded over the dictionary (whose last entry is the NULL one): no string is copied.
+        dict_column = columnar::Vector::MakeCoded(df.values, kept);
+        int32_t* codes = dict_column->mutable_codes();
+        bool nulls = false;
+        for (int64_t i = 0; i < kept; ++i) {
+          const uint32_t code = local->kept_idx[i];
+          nulls |= code == null_index;
+          codes[i] = code == null_index ? 0 : static_cast<int32_t>(code);
+        }
+        if (nulls) {
+          uint8_t* valid = dict_column->MutableValidity();
+          for (int64_t i = 0; i < kept; ++i) valid[i] = local->kept_idx[i] == null_index ? 0 : 1;
+        }
+      } else {
+        dict_column = columnar::Gather(*df.values, local->kept_idx.data(), kept);
+      }
     } else {
       for (int j : conjunct_columns_[k]) {
         if (j < 0 || j >= static_cast<int>(ncols) || local->held[j]) continue;
@@ -565,7 +589,9 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
     local->range_index = 0;
     local->position = 0;
     local->batch_no = 0;
-    local->column_wise = filter_ && spec_.prewhere != FileSetScanSpec::Prewhere::kOff && m.state->column_wise_ok;
+    // Column-wise reading serves Prewhere and coded strings (ReadFieldCoded reads one field).
+    local->column_wise = ((filter_ && spec_.prewhere != FileSetScanSpec::Prewhere::kOff) || spec_.coded_strings) &&
+                         m.state->column_wise_ok;
     local->dict_filters.assign(spec_.filters.size(), {});
     ASSIGN_OR_RETURN(local->rg_reader,
                      m.state->reader->OpenRowGroup(m.row_group, m.state->read_fields, &local->stats));

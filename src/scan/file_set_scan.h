@@ -81,6 +81,10 @@ struct FileSetScanSpec {
   Prewhere prewhere = Prewhere::kAuto;
   // Which levels of the row-group pruning stack run.
   PruneOptions prune;
+  // STRING/BINARY columns of dictionary-encoded chunks come out dictionary-coded
+  // (columnar/vector.h: codes into the chunk's dictionary, strings not copied); only for a
+  // consumer that handles coded vectors.
+  bool coded_strings = false;
 };
 
 class FileSetScan {

@@ -131,7 +131,8 @@ Result<std::shared_ptr<const ParquetFileSet>> ParquetFileSet::Open(std::shared_p
 
 Result<std::unique_ptr<FileSetScan>> ParquetFileSet::Plan(std::vector<int> columns, std::vector<expr::ExprPtr> filters,
                                                           int64_t batch_rows, int64_t limit_hint,
-                                                          FileSetScanSpec::Prewhere prewhere) const {
+                                                          FileSetScanSpec::Prewhere prewhere,
+                                                          bool coded_strings) const {
   for (int c : columns) {
     if (c < 0 || c >= static_cast<int>(schema_->columns.size())) {
       return Status::InvalidArgument("scan column " + std::to_string(c) + " out of range");
@@ -145,6 +146,7 @@ Result<std::unique_ptr<FileSetScan>> ParquetFileSet::Plan(std::vector<int> colum
   spec.batch_rows = batch_rows;
   spec.limit_hint = limit_hint;
   spec.prewhere = prewhere;
+  spec.coded_strings = coded_strings;
   spec.files_total = static_cast<int64_t>(files_.size());
   std::vector<FileTask> tasks;
   for (const std::string& f : files_) tasks.push_back(FileTask{f, {}, std::nullopt});

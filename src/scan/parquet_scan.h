@@ -33,7 +33,8 @@ class ParquetFileSet {
 
   Result<std::unique_ptr<FileSetScan>> Plan(std::vector<int> columns, std::vector<expr::ExprPtr> filters,
                                             int64_t batch_rows = 2048, int64_t limit_hint = -1,
-                                            FileSetScanSpec::Prewhere prewhere = FileSetScanSpec::Prewhere::kAuto) const;
+                                            FileSetScanSpec::Prewhere prewhere = FileSetScanSpec::Prewhere::kAuto,
+                                            bool coded_strings = false) const;
 
  private:
   std::shared_ptr<io::FileSystem> fs_;

@@ -67,8 +67,25 @@ Status Executor::Build(PhysicalOperator* op, Pipeline* p) {
   return Status::OK();
 }
 
+namespace {
+
+// Decodes the chunk's dictionary-coded columns unless `op` takes them in that role.
+void DecodeFor(const PhysicalOperator& op, bool sink, Chunk* chunk) {
+  if (op.TakesCodedStrings(sink) || !columnar::HasCodedColumns(*chunk->batch)) return;
+  auto b = std::make_shared<columnar::RecordBatch>(*chunk->batch);
+  columnar::DecodeColumns(b.get());
+  chunk->batch = std::move(b);
+}
+
+}  // namespace
+
 Status Executor::Push(Pipeline* p, size_t i, std::vector<std::unique_ptr<OperatorState>>& states,
                       LocalSinkState* sink, Chunk chunk) {
+  if (i == p->ops.size()) {
+    DecodeFor(*p->sink, true, &chunk);
+  } else {
+    DecodeFor(*p->ops[i], false, &chunk);
+  }
   if (i == p->ops.size()) {
     Timer t(p->sink->stats);
     return p->sink->Sink(*ctx_, sink, std::move(chunk), p->sink_input);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sql/execution/coded_key_grouper.h"
 #include "sql/execution/small_key_grouper.h"
 #include "sql/execution/task_runner.h"
 
@@ -24,6 +25,7 @@ struct AggLocal : LocalSinkState {
   expr::EvalContext eval;
   std::unique_ptr<PhysicalHashAggregate::Table> table;
   std::unique_ptr<SmallKeyGrouper> small_keys;  // null when the key types have no fast path
+  CodedKeyGrouper coded_keys;                    // keys that are all dictionary-coded
   std::vector<uint32_t> ids;
   std::vector<columnar::VectorPtr> keys, args;
   std::vector<const Vector*> key_ptrs, arg_ptrs;
@@ -81,35 +83,47 @@ Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk ch
   const auto& batch = *chunk.batch;
   const int64_t n = batch.num_rows;
   if (n == 0) return Status::OK();
-  // Column references are used in place; other expressions are evaluated once per batch.
+  // Each expression once per batch (a column reference is the column itself); the values may
+  // stay dictionary-coded only where `keep_coded` says so.
   auto eval_all = [&](const std::vector<expr::ExprPtr>& exprs, std::vector<columnar::VectorPtr>* owned,
-                      std::vector<const Vector*>* ptrs) -> Status {
+                      std::vector<const Vector*>* ptrs, bool keep_coded) -> Status {
     owned->clear();
     ptrs->clear();
     for (const auto& e : exprs) {
+      columnar::VectorPtr v;
       if (e->kind == expr::ExprKind::kColumnRef) {
-        ptrs->push_back(batch.columns[e->column].get());
+        v = batch.columns[e->column];
+        if (!keep_coded) v = columnar::Decode(v);
+      } else if (keep_coded) {
+        ASSIGN_OR_RETURN(v, expr::EvaluateMaybeCoded(*e, batch, l->eval));
       } else {
-        ASSIGN_OR_RETURN(auto v, expr::Evaluate(*e, batch, l->eval));
-        owned->push_back(std::move(v));
-        ptrs->push_back(owned->back().get());
+        ASSIGN_OR_RETURN(v, expr::Evaluate(*e, batch, l->eval));
       }
+      owned->push_back(std::move(v));
+      ptrs->push_back(owned->back().get());
     }
     return Status::OK();
   };
   const bool grouped = l->table->hash != nullptr;
   if (grouped) {
-    RETURN_NOT_OK(eval_all(groups_, &l->keys, &l->key_ptrs));
+    RETURN_NOT_OK(eval_all(groups_, &l->keys, &l->key_ptrs, true));
     l->ids.resize(n);
-    if (!l->small_keys || !l->small_keys->Map(l->key_ptrs, n, l->table->hash.get(), l->ids.data())) {
-      l->table->hash->FindOrInsert(l->key_ptrs, n, l->ids.data());
+    if (!l->coded_keys.Map(l->key_ptrs, n, l->table->hash.get(), l->ids.data())) {
+      for (size_t k = 0; k < l->keys.size(); ++k) {
+        if (!l->keys[k]->IsDictionary()) continue;
+        l->keys[k] = columnar::Decode(l->keys[k]);
+        l->key_ptrs[k] = l->keys[k].get();
+      }
+      if (!l->small_keys || !l->small_keys->Map(l->key_ptrs, n, l->table->hash.get(), l->ids.data())) {
+        l->table->hash->FindOrInsert(l->key_ptrs, n, l->ids.data());
+      }
     }
   }
   const int64_t ngroups = l->table->groups();
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     auto& state = *l->table->states[a];
     if (state.num_groups() < ngroups) state.Resize(ngroups);
-    RETURN_NOT_OK(eval_all(aggregates_[a].args, &l->args, &l->arg_ptrs));
+    RETURN_NOT_OK(eval_all(aggregates_[a].args, &l->args, &l->arg_ptrs, false));
     if (grouped) {
       RETURN_NOT_OK(state.Update(l->ids.data(), l->arg_ptrs, n));
     } else {

@@ -30,6 +30,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::string Name() const override { return groups_.empty() ? "Aggregate" : "HashAggregate"; }
   std::string Details() const override;
   bool IsSink() const override { return true; }
+  bool TakesCodedStrings(bool sink) const override { return sink; }
   Result<std::unique_ptr<LocalSinkState>> MakeLocalSink(ExecContext& ctx, int input) override;
   Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input) override;
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;

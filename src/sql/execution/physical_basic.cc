@@ -69,6 +69,7 @@ Result<std::unique_ptr<SourceState>> PhysicalTableScan::OpenSource(ExecContext& 
   ScanRequest r = request_;
   r.batch_size = ctx.batch_size;
   r.prewhere = ctx.prewhere;
+  r.coded_strings = ctx.coded_strings;
   runtime_text_.clear();
   if (ctx.runtime_filters) {
     for (const auto& [filter, column] : runtime_filters_) {
@@ -125,7 +126,7 @@ Status PhysicalProject::Execute(ExecContext&, OperatorState* state, Chunk in, st
       cols.push_back(in.batch->columns[e->column]);
       continue;
     }
-    ASSIGN_OR_RETURN(columnar::VectorPtr v, expr::Evaluate(*e, *in.batch, st->eval));
+    ASSIGN_OR_RETURN(columnar::VectorPtr v, expr::EvaluateMaybeCoded(*e, *in.batch, st->eval));
     cols.push_back(std::move(v));
   }
   out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), in.batch->num_rows),

@@ -66,6 +66,7 @@ class PhysicalFilter : public PhysicalOperator {
     *child_col = col;
     return true;
   }
+  bool TakesCodedStrings(bool) const override { return true; }
 
  private:
   expr::ExprPtr predicate_;
@@ -80,6 +81,7 @@ class PhysicalProject : public PhysicalOperator {
   bool IsStreaming() const override { return true; }
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
+  bool TakesCodedStrings(bool) const override { return true; }
   bool PassesColumn(int col, int* child, int* child_col) const override {
     if (exprs_[col]->kind != expr::ExprKind::kColumnRef) return false;
     *child = 0;

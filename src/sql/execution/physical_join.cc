@@ -232,7 +232,7 @@ Result<std::vector<columnar::VectorPtr>> EvalKeys(const std::vector<expr::ExprPt
   std::vector<columnar::VectorPtr> out;
   for (const auto& k : keys) {
     if (k->kind == expr::ExprKind::kColumnRef) {
-      out.push_back(b.columns[k->column]);
+      out.push_back(columnar::Decode(b.columns[k->column]));  // keys are hashed as values
     } else {
       ASSIGN_OR_RETURN(auto v, expr::Evaluate(*k, b, ctx));
       out.push_back(std::move(v));

@@ -28,6 +28,8 @@ class PhysicalJoinBase : public PhysicalOperator {
                    size_t left_width, columnar::SchemaPtr right_schema);
   bool IsStreaming() const override { return true; }
   bool IsSink() const override { return true; }
+  // The probe passes coded columns through (decoding only its keys); the build decodes.
+  bool TakesCodedStrings(bool sink) const override { return !sink; }
   std::vector<int> SinkInputs() const override { return {1}; }
   Result<std::unique_ptr<LocalSinkState>> MakeLocalSink(ExecContext& ctx, int input) override;
   Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input) override;

@@ -46,6 +46,7 @@ struct ExecContext {
   int64_t statement_timestamp = 0;          // current_timestamp for the statement
   PrewhereMode prewhere = PrewhereMode::kAuto;  // SET shoal.prewhere, for every table scan
   bool runtime_filters = true;              // SET shoal.runtime_filters (runtime_filter.h)
+  bool coded_strings = true;                // SET shoal.coded_strings: scans hand out coded strings
 
   std::mutex metrics_mu;
   ScanMetrics scan_metrics;                 // summed over all scans
@@ -140,6 +141,9 @@ class PhysicalOperator {
   // filter on the column's values that a parent would apply anyway may move below it); false
   // otherwise (runtime_filter.h).
   virtual bool PassesColumn(int col, int* child, int* child_col) const { return false; }
+  // True when Sink (`sink`) or Execute (!`sink`) takes dictionary-coded string columns
+  // (columnar/vector.h); the executor decodes them for every operator that does not.
+  virtual bool TakesCodedStrings(bool sink) const { return false; }
 
   std::vector<std::unique_ptr<PhysicalOperator>> children;
   OperatorStats stats;

@@ -64,6 +64,7 @@ Result<std::unique_ptr<Scan>> DeltaTableSource::Open(const ScanRequest& request)
   o.batch_rows = request.batch_size > 0 ? request.batch_size : 2048;
   o.limit_hint = request.limit_hint;
   o.prewhere = ToScanPrewhere(request.prewhere);
+  o.coded_strings = request.coded_strings;
   ASSIGN_OR_RETURN(auto scan, table_->Plan(o));
   return RecordQueryShape(MakeFileSetScan(std::move(scan)), log_fs_, table_, request);
 }
@@ -78,7 +79,7 @@ std::string ParquetFilesSource::ToString() const {
 Result<std::unique_ptr<Scan>> ParquetFilesSource::Open(const ScanRequest& request) const {
   ASSIGN_OR_RETURN(auto scan, files_->Plan(request.columns, request.filters,
                                            request.batch_size > 0 ? request.batch_size : 2048, request.limit_hint,
-                                           ToScanPrewhere(request.prewhere)));
+                                           ToScanPrewhere(request.prewhere), request.coded_strings));
   return MakeFileSetScan(std::move(scan));
 }
 

@@ -41,6 +41,9 @@ struct ScanRequest {
   // Stop after roughly this many rows when >= 0 (a LIMIT with nothing in between).
   int64_t limit_hint = -1;
   PrewhereMode prewhere = PrewhereMode::kAuto;
+  // STRING/BINARY columns may come out dictionary-coded (columnar/vector.h), for a consumer
+  // that handles them (the executor decodes them for operators that do not).
+  bool coded_strings = false;
 };
 
 // Per-worker state of a scan (decoders, buffers); sources define their own.

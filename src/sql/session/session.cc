@@ -141,6 +141,7 @@ void Session::InitContext(ExecContext* ctx) const {
     if (mode.ok()) ctx->prewhere = *mode;
   }
   if (auto rf = Setting("shoal.runtime_filters")) ctx->runtime_filters = *rf != "off";
+  if (auto coded = Setting("shoal.coded_strings")) ctx->coded_strings = *coded != "off";
 }
 
 Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {

@@ -89,7 +89,7 @@ Result<QueryResult> Session::RunSet(const Statement& s) {
   if (key == "shoal.prewhere") {
     RETURN_NOT_OK(ParsePrewhereMode(value).status());
     value = Lower(value);
-  } else if (key == "shoal.join_order" || key == "shoal.runtime_filters") {
+  } else if (key == "shoal.join_order" || key == "shoal.runtime_filters" || key == "shoal.coded_strings") {
     value = Lower(value);
     if (value == "true") value = "on";
     if (value == "false") value = "off";
