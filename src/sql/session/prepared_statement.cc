@@ -149,9 +149,8 @@ Status AsParameterError(const sql::Statement& s, const Status& st) {
 }  // namespace
 
 Result<QueryResult> PreparedStatement::Execute() {
-  RETURN_NOT_OK(CheckAllBound(*impl_->statement));
-  impl_->conn->StartStatement();
-  auto r = impl_->conn->session.Run(*impl_->statement);
+  ASSIGN_OR_RETURN(auto stream, Stream());
+  auto r = CollectStream(*stream);
   if (!r.ok()) return AsParameterError(*impl_->statement, r.status());
   return r;
 }
