@@ -125,8 +125,10 @@ class Database {
 class Connection {
  public:
   ~Connection();
-  // Runs one or more ';'-separated statements; returns the last statement's result. Stops at
-  // the first failing statement.
+  // Runs one or more ';'-separated statements; returns the last statement's result: Stream(sql)
+  // read to its end at once (the rest of a SELECT runs on every worker without pausing between
+  // batches). Stops at the first failing statement; a text without statements gives an empty
+  // result.
   Result<QueryResult> Query(std::string_view sql);
   // Runs statements one at a time, calling `on_result` after each; stops at the first error.
   Status Execute(std::string_view sql,

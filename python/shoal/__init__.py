@@ -6,10 +6,12 @@
     con.execute("INSERT INTO t VALUES (?, ?)", [1, "one"])
     con.sql("SELECT * FROM t").fetchall()   # [(1, 'one')]
 
-See doc/python.md for the API, the type mapping, threads and errors.
+Results are Arrow streams too (the Arrow PyCapsule interface: `pyarrow.table(rel)`,
+`other_con.register("t", rel)`). See doc/python.md for the API, the type mapping, threads and
+errors.
 """
 
-from . import _frame, _params, _shoal
+from . import _frame, _shoal
 from ._shoal import (  # noqa: F401  (the exception classes are the package's API)
     BinderException,
     CatalogException,
@@ -31,6 +33,7 @@ from ._shoal import (  # noqa: F401  (the exception classes are the package's AP
     IOError,
     IOException,
     MetadataChangedException,
+    MissingDependencyException,
     NotSupported,
     NotSupportedException,
     OutOfRangeException,
@@ -96,6 +99,30 @@ class Relation:
 
     fetchdf = df
 
+    def __arrow_c_stream__(self, requested_schema=None):
+        """The whole result as an Arrow C stream in a PyCapsule (the Arrow PyCapsule interface),
+        sharing the result's buffers. Every call gives a new stream over all rows, whatever was
+        fetched before; the read position does not move. `requested_schema` (an "arrow_schema"
+        capsule) is accepted only when it is the result's own schema: shoal does not cast."""
+        return self._result.arrow_c_stream(requested_schema)
+
+    def fetch_arrow_reader(self, batch_size=None):
+        """The remaining rows as a pyarrow.RecordBatchReader (needs pyarrow), in batches of
+        `batch_size` rows (None: the result's own batches, not copied); moves the read position to
+        the end, like fetchall()."""
+        pa = _pyarrow("fetch_arrow_reader")
+        if batch_size is not None and int(batch_size) < 1:
+            raise InvalidArgument("batch_size must be at least 1, got %r" % (batch_size,))
+        capsule = self._result.fetch_arrow_stream(0 if batch_size is None else int(batch_size))
+        return pa.RecordBatchReader._import_from_c_capsule(capsule)
+
+    def fetch_arrow_table(self):
+        """The remaining rows as a pyarrow.Table (needs pyarrow); moves the read position to the
+        end."""
+        return self.fetch_arrow_reader().read_all()
+
+    arrow = fetch_arrow_table
+
     def __iter__(self):
         while True:
             row = self.fetchone()
@@ -105,6 +132,18 @@ class Relation:
 
     def __repr__(self):
         return "<shoal.Relation %s>" % ", ".join("%s %s" % c for c in zip(self.columns, self.types))
+
+
+def _pyarrow(what):
+    """The pyarrow module, or MissingDependencyException (an ImportError) naming `what`."""
+    try:
+        import pyarrow
+    except ImportError as e:
+        raise MissingDependencyException(
+            "%s needs pyarrow, which is not installed (%s); without it, hand the relation to any other"
+            " consumer of the Arrow PyCapsule interface (rel.__arrow_c_stream__()), or use fetchnumpy() / df()"
+            % (what, e)) from e
+    return pyarrow
 
 
 def _series(arr, sql_type, np, pd):
@@ -143,11 +182,13 @@ class Connection:
         return Relation(self._con.query(query))
 
     def execute(self, query, parameters=None):
-        """Runs `query` with its `?` bound to `parameters` (a list or tuple); returns a Relation.
-        Parameters are written into the statement as literals (shoal/_params.py)."""
-        if parameters is not None:
-            query = _params.substitute(query, parameters)
-        return Relation(self._con.query(query))
+        """Runs `query` with its parameters (`?` or `$1`, `$2`, ...) bound to the values of
+        `parameters` (a list or tuple) through prepared statements; returns the last statement's
+        Relation. With several statements, each takes the next values. Without `parameters` it is
+        sql(query)."""
+        if parameters is None:
+            return Relation(self._con.query(query))
+        return Relation(self._con.execute(query, parameters))
 
     query = sql
 
@@ -164,9 +205,26 @@ class Connection:
         self._con.query("ROLLBACK")
 
     def register(self, name, data):
-        """Makes `data` (a pandas DataFrame or a dict of 1-d arrays / lists) readable as table
-        `name` by this connection's later statements. The data is copied."""
-        self._con.register(str(name), _frame.columns(data))
+        """Makes `data` readable as table `name` by this connection's later statements: a pandas
+        DataFrame, a dict of 1-d arrays / lists, or any object with __arrow_c_stream__ (the Arrow
+        PyCapsule interface: a shoal Relation, a pyarrow Table or RecordBatchReader, ...) or such
+        an "arrow_array_stream" capsule itself, whose stream is read to its end now. The data is
+        copied."""
+        if _frame.is_frame(data):
+            self._con.register(str(name), _frame.columns(data))
+        elif hasattr(data, "__arrow_c_stream__") or type(data).__name__ == "PyCapsule":
+            if self._con.closed:  # before taking a stream that can be read only once
+                raise ConnectionException("connection is closed")
+            capsule = data if type(data).__name__ == "PyCapsule" else data.__arrow_c_stream__()
+            try:
+                self._con.register_arrow(str(name), capsule)
+            finally:
+                # Destroyed here, not while the error of a failed registration is pending: a
+                # producer's capsule destructor may run Python code (e.g. through ctypes).
+                del capsule
+        else:
+            raise InvalidArgument("register takes a pandas DataFrame, a dict of arrays or an object with"
+                                  " __arrow_c_stream__, not %s" % type(data).__name__)
         return self
 
     def unregister(self, name):

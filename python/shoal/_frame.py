@@ -6,6 +6,8 @@ calls missing (None, NaN, NaT, pd.NA); datetime64 columns become TIMESTAMP_NTZ, 
 TIMESTAMP (converted to UTC), datetime64[D] DATE.
 """
 
+import sys
+
 import numpy as np
 
 from . import _shoal
@@ -65,6 +67,14 @@ def _from_array(name, values):
     if arr.dtype.kind not in "iufbO":
         arr = arr.astype(object)
     return (str(name), np.ascontiguousarray(arr), mask, "")
+
+
+def is_frame(obj):
+    """True for what columns() takes: a dict or a pandas DataFrame."""
+    if isinstance(obj, dict):
+        return True
+    pd = sys.modules.get("pandas")  # a DataFrame exists only once pandas was imported
+    return pd is not None and isinstance(obj, pd.DataFrame)
 
 
 def columns(obj):

@@ -60,6 +60,13 @@ void RegisterErrors(py::module_& m) {
   Add(m, "TransactionException", error, "Misuse of BEGIN / COMMIT / PREPARE.");
   Add(m, "InterruptException", error, "The statement was interrupted (Connection.interrupt()).");
   Add(m, "ConnectionException", error, "Use of a closed connection.");
+  {
+    // Also an ImportError, so `except ImportError` catches it as Python code expects.
+    py::object bases = py::reinterpret_steal<py::object>(PyTuple_Pack(2, error, PyExc_ImportError));
+    if (!bases) throw py::error_already_set();
+    Add(m, "MissingDependencyException", bases.ptr(),
+        "An optional Python package a call needs (pyarrow) is not installed.");
+  }
   Add(m, "ConflictException", error, "A commit lost a race with another writer; retryable.");
   for (const char* name : {"ConcurrentAppendException", "ConcurrentDeleteReadException",
                            "ConcurrentDeleteDeleteException", "MetadataChangedException",

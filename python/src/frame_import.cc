@@ -164,10 +164,11 @@ void Observe(Inferred* t, PyObject* v, const std::string& where) {
   if (k == Inferred::kStruct) ObserveStruct(t, v, where);
 }
 
-TypePtr ToType(const Inferred& t, const std::string& where) {
+// `unknown` is the type of values that are all NULL (or an empty list's elements).
+TypePtr ToType(const Inferred& t, const std::string& where, const TypePtr& unknown) {
   switch (t.kind) {
     case Inferred::kUnknown:
-      return columnar::String();  // all NULL
+      return unknown;
     case Inferred::kBool:
       return columnar::Boolean();
     case Inferred::kInt:
@@ -194,16 +195,16 @@ TypePtr ToType(const Inferred& t, const std::string& where) {
     case Inferred::kTimestampNtz:
       return columnar::TimestampNtz();
     case Inferred::kList:
-      return columnar::List(t.element ? ToType(*t.element, where + "[]") : columnar::String());
+      return columnar::List(t.element ? ToType(*t.element, where + "[]", unknown) : unknown);
     case Inferred::kStruct: {
       if (t.fields.empty())
         RaiseInvalidArgument(where + ": a dict (STRUCT) value needs at least one key");
       std::vector<columnar::Field> fields;
-      for (const auto& [n, ft] : t.fields) fields.push_back({n, ToType(ft, where + "." + n), true});
+      for (const auto& [n, ft] : t.fields) fields.push_back({n, ToType(ft, where + "." + n, unknown), true});
       return columnar::Struct(std::move(fields));
     }
   }
-  return columnar::String();
+  return unknown;
 }
 
 int64_t CivilMicros(PyObject* v) {
@@ -383,6 +384,17 @@ std::pair<TypePtr, ChunkFn> NumericColumn(const ImportColumn& c, const bool* mas
 
 }  // namespace
 
+columnar::VectorPtr ImportValue(PyObject* value, const std::string& where) {
+  EnsureDateTimeApi();
+  Inferred inferred;
+  if (!IsMissing(value)) Observe(&inferred, value, where);
+  // NULL and empty lists stay untyped: the statement casts them to what it needs.
+  TypePtr type = ToType(inferred, where, columnar::NullType());
+  auto v = Vector::Make(type, 1);
+  Append(v.get(), value, where);
+  return v;
+}
+
 std::shared_ptr<const sql::TableSource> ImportColumns(const std::string& name,
                                                       const std::vector<ImportColumn>& columns,
                                                       int batch_size) {
@@ -412,7 +424,7 @@ std::shared_ptr<const sql::TableSource> ImportColumns(const std::string& name,
       for (int64_t i = 0; i < rows; ++i) {
         if (!(mask && mask[i]) && !IsMissing(objs[i])) Observe(&inferred, objs[i], where);
       }
-      TypePtr type = ToType(inferred, where);
+      TypePtr type = ToType(inferred, where, columnar::String());  // an all-NULL column: STRING
       schema.fields.push_back({c.name, type, true});
       py::array keep = c.values;
       chunkers.push_back([type, keep, mask, where](int64_t off, int64_t n) {

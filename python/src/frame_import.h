@@ -33,4 +33,9 @@ std::shared_ptr<const sql::TableSource> ImportColumns(const std::string& name,
                                                       const std::vector<ImportColumn>& columns,
                                                       int batch_size);
 
+// One Python value as a one-row vector of the type ImportColumns would infer for a column of it
+// (int BIGINT, list ARRAY, dict STRUCT, time TIME, ...): how Connection.execute binds the
+// parameters the C++ API has no scalar binder for. Raises shoal.InvalidArgument naming `where`.
+columnar::VectorPtr ImportValue(PyObject* value, const std::string& where);
+
 }  // namespace shoal::python

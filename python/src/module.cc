@@ -12,12 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "arrow_capsule.h"
+#include "arrow_result.h"
 #include "columnar/vector.h"
 #include "errors.h"
 #include "frame_import.h"
+#include "parameters.h"
 #include "query_runner.h"
 #include "result_convert.h"
 #include "shoal/database.h"
+#include "sql/functions/arrow_stream_source.h"
+#include "sql/session/arrow_export.h"
 #include "sql/session/database_impl.h"
 
 namespace shoal::python {
@@ -48,7 +53,27 @@ class PyResult {
   py::list FetchRows(int64_t n) { return python::FetchRows(&cursor_, n); }
   py::dict FetchColumns() { return python::FetchColumns(&cursor_); }
 
+  // Every row (wherever the read position is; it does not move) as an Arrow C stream capsule:
+  // Relation.__arrow_c_stream__.
+  py::capsule ArrowCStream(py::object requested_schema) {
+    if (!requested_schema.is_none()) CheckRequestedSchema(requested_schema, *cursor_.schema);
+    return Export(cursor_.batches);
+  }
+  // The rows after the read position, which moves to the end, in batches of `batch_size` rows
+  // (0: as they are): fetch_arrow_reader / fetch_arrow_table.
+  py::capsule FetchArrowStream(int64_t batch_size) {
+    if (batch_size < 0) RaiseInvalidArgument("batch_size must be positive, got " + std::to_string(batch_size));
+    return Export(TakeRemaining(&cursor_, batch_size));
+  }
+
  private:
+  py::capsule Export(std::vector<std::shared_ptr<columnar::RecordBatch>> batches) {
+    ArrowArrayStream stream{};
+    Status st = sql::ExportArrowBatches(cursor_.schema, std::move(batches), &stream);
+    if (!st.ok()) RaiseStatus(st);
+    return StreamCapsule(&stream);
+  }
+
   std::vector<std::string> columns_;
   std::vector<std::string> types_;
   std::string statement_type_;
@@ -114,6 +139,36 @@ class PyConnection {
     return std::make_unique<PyResult>(std::move(result).value());
   }
 
+  // Runs the statements of `sql` as prepared statements, each bound to the next of `params`'
+  // values (doc/python.md); returns the last one's result.
+  std::unique_ptr<PyResult> Execute(const std::string& sql, py::handle params) {
+    const std::vector<Parameter> values = ToParameters(params);
+    Result<QueryResult> result = QueryResult();
+    Status st = RunLocked([&](Connection* c) -> Status {
+      ASSIGN_OR_RETURN(std::vector<std::string> texts, SplitStatements(sql));
+      std::vector<std::unique_ptr<PreparedStatement>> statements;
+      size_t wanted = 0;
+      for (const std::string& text : texts) {
+        ASSIGN_OR_RETURN(auto p, c->Prepare(text));
+        wanted += static_cast<size_t>(p->parameter_count());
+        statements.push_back(std::move(p));
+      }
+      if (wanted != values.size()) {
+        return Status::InvalidArgument("the statement has " + std::to_string(wanted) + " parameter(s), " +
+                                       std::to_string(values.size()) + " given");
+      }
+      size_t next = 0;
+      for (auto& p : statements) {
+        for (int i = 1; i <= p->parameter_count(); ++i) RETURN_NOT_OK(Bind(p.get(), i, values[next++]));
+        result = p->Execute();
+        RETURN_NOT_OK(result.status());
+      }
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    return std::make_unique<PyResult>(std::move(result).value());
+  }
+
   // Runs `sql` and reads every fixed-width value of the result in C++ (no Python objects): the
   // baseline of bench/python_fetch.py. Returns the number of values read.
   int64_t QueryTouch(const std::string& sql) {
@@ -147,6 +202,24 @@ class PyConnection {
         ImportColumns(name, cols, Locked([this] { return db_->options().batch_size; }));
     Locked([&] {
       conn_->impl().session.RegisterRelation(name, source);
+      return 0;
+    });
+  }
+
+  // Reads the Arrow C stream in `capsule` (moved out of it) to its end and registers its rows as
+  // `name`, readable by any number of later statements.
+  void RegisterArrow(const std::string& name, py::handle capsule) {
+    const int batch_size = Locked([this] { return db_->options().batch_size; });
+    ArrowArrayStream stream = TakeStream(capsule, "register " + name);
+    Result<std::shared_ptr<const sql::TableSource>> source = Status::Internal("not read");
+    {
+      // A producer written in Python takes the GIL in its callbacks.
+      py::gil_scoped_release release;
+      source = sql::ReadArrowStream(&stream, name, batch_size);
+    }
+    if (!source.ok()) RaiseStatus(source.status());
+    Locked([&] {
+      conn_->impl().session.RegisterRelation(name, *source);
       return 0;
     });
   }
@@ -204,14 +277,18 @@ PYBIND11_MODULE(_shoal, m) {
       .def_property_readonly("statement_type", &PyResult::statement_type)
       .def_property_readonly("rows_left", &PyResult::rows_left)
       .def("fetch_rows", &PyResult::FetchRows, py::arg("n") = -1)
-      .def("fetch_columns", &PyResult::FetchColumns);
+      .def("fetch_columns", &PyResult::FetchColumns)
+      .def("arrow_c_stream", &PyResult::ArrowCStream, py::arg("requested_schema") = py::none())
+      .def("fetch_arrow_stream", &PyResult::FetchArrowStream, py::arg("batch_size") = 0);
 
   py::class_<PyConnection>(m, "_Connection")
       .def(py::init<const std::string&, int>(), py::arg("path"), py::arg("threads") = 0)
       .def("cursor", &PyConnection::Cursor)
       .def("query", &PyConnection::Query, py::arg("sql"))
       .def("query_touch", &PyConnection::QueryTouch, py::arg("sql"))
+      .def("execute", &PyConnection::Execute, py::arg("sql"), py::arg("params"))
       .def("register", &PyConnection::Register, py::arg("name"), py::arg("columns"))
+      .def("register_arrow", &PyConnection::RegisterArrow, py::arg("name"), py::arg("capsule"))
       .def("unregister", &PyConnection::Unregister, py::arg("name"))
       .def("interrupt", &PyConnection::Interrupt)
       .def("close", &PyConnection::Close)

@@ -191,15 +191,21 @@ Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
       if (!e.parameters || n < 1 || n > e.parameters->values.size() || !e.parameters->values[n - 1]) {
         return Status::InvalidArgument("parameter $" + e.text + " has no value (bind it on the prepared statement)");
       }
+      const ParameterValues::Bound& value = *e.parameters->values[n - 1];
+      if (value.kind == LiteralKind::kValue) {
+        if (!value.value) return Status::Internal("parameter $" + e.text + " is bound without its value");
+        return expr::Literal(*value.value);
+      }
       ConstantExpression bound(e.position);
-      bound.literal_kind = e.parameters->values[n - 1]->kind;
-      bound.text = e.parameters->values[n - 1]->text;
+      bound.literal_kind = value.kind;
+      bound.text = value.text;
       auto r = BindConstant(bound);
       if (!r.ok()) return Status::InvalidArgument("parameter $" + e.text + ": " + r.status().message());
       return r;
     }
     case LiteralKind::kDefault:
       return Status::Binder("DEFAULT is only allowed as a value of INSERT … VALUES or of UPDATE/MERGE SET");
+    case LiteralKind::kValue: return Status::Internal("a bound value outside a parameter");
   }
   return Status::Internal("unknown literal kind");
 }

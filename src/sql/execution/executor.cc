@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <iterator>
+#include <limits>
 
 #include "sql/execution/physical_basic.h"
 #include "sql/execution/thread_pool.h"
@@ -291,11 +293,11 @@ Result<std::unique_ptr<PlanStream>> PlanStream::Open(ExecContext* ctx, PhysicalO
   return std::unique_ptr<PlanStream>(new PlanStream(std::move(st)));
 }
 
-Status PlanStream::RunRound() {
+Status PlanStream::RunRound(int64_t round_quota) {
   State& s = *state_;
   Executor::Pipeline* p = &s.pipeline;
   const int n = static_cast<int>(s.done.size());
-  std::atomic<int> quota{n * kRoundChunks};
+  std::atomic<int64_t> quota{round_quota};
   std::atomic<bool> failed{false};
   std::mutex mu;
   Status first;
@@ -382,7 +384,7 @@ Result<columnar::BatchPtr> PlanStream::Next() {
       st = Finish();
       s.finished = true;
     } else {
-      st = RunRound();
+      st = RunRound(static_cast<int64_t>(s.done.size()) * kRoundChunks);
     }
     if (!st.ok()) {
       s.error = st;
@@ -395,6 +397,25 @@ Result<columnar::BatchPtr> PlanStream::Next() {
   columnar::BatchPtr b = std::move(s.ready.front());
   s.ready.pop_front();
   return b;
+}
+
+Result<std::vector<columnar::BatchPtr>> PlanStream::Drain() {
+  State& s = *state_;
+  RETURN_NOT_OK(s.error);
+  if (!s.finished) {
+    Status st = RunRound(std::numeric_limits<int64_t>::max());
+    if (st.ok()) st = Finish();
+    s.finished = true;
+    if (!st.ok()) {
+      s.error = st;
+      s.ready.clear();
+      return st;
+    }
+  }
+  max_buffered_ = std::max(max_buffered_, s.ready.size());
+  std::vector<columnar::BatchPtr> out(std::make_move_iterator(s.ready.begin()), std::make_move_iterator(s.ready.end()));
+  s.ready.clear();
+  return out;
 }
 
 }  // namespace shoal::sql

@@ -53,13 +53,18 @@ class PlanStream {
   // The next non-empty batch, or nullptr at the end (the source's scan metrics are then added to
   // ctx->scan_metrics). After an error, returns it again.
   Result<columnar::BatchPtr> Next();
+  // Every remaining batch, in order: the rest of the final pipeline runs with its workers
+  // free-running (as Executor::Run), not round by round. The stream is at its end afterwards.
+  Result<std::vector<columnar::BatchPtr>> Drain();
   // The most batches held at once so far (what bounds the stream's memory).
   size_t max_buffered() const { return max_buffered_; }
 
  private:
   struct State;
   explicit PlanStream(std::unique_ptr<State> state);
-  Status RunRound();
+  // Runs the final pipeline until `quota` source batches were taken (all workers together) or
+  // every worker's source is done.
+  Status RunRound(int64_t quota);
   Status Finish();
 
   std::unique_ptr<State> state_;

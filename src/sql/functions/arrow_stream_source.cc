@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "sql/functions/arrow_import.h"
+#include "sql/functions/batch_table_source.h"
 
 namespace shoal::sql {
 
@@ -139,6 +140,30 @@ Result<std::shared_ptr<const TableSource>> MakeArrowStreamSource(ArrowArrayStrea
     schema->fields.push_back({c->name ? c->name : "column" + std::to_string(i), *t, (c->flags & ARROW_FLAG_NULLABLE) != 0});
   }
   return std::shared_ptr<const TableSource>(std::make_shared<ArrowStreamSource>(std::move(h), std::move(schema)));
+}
+
+Result<std::shared_ptr<const TableSource>> ReadArrowStream(ArrowArrayStream* stream, const std::string& name,
+                                                           int batch_size) {
+  ASSIGN_OR_RETURN(auto source, MakeArrowStreamSource(stream, name));
+  ScanRequest request;
+  for (int i = 0; i < static_cast<int>(source->schema().size()); ++i) request.columns.push_back(i);
+  request.batch_size = batch_size;
+  std::vector<columnar::BatchPtr> batches;
+  {
+    ASSIGN_OR_RETURN(auto scan, source->Open(request));
+    auto local = scan->MakeLocal();
+    while (true) {
+      columnar::BatchPtr b;
+      uint64_t order = 0;
+      ASSIGN_OR_RETURN(bool more, scan->Next(local.get(), &b, &order));
+      if (!more) break;
+      if (b->num_rows > 0) batches.push_back(std::move(b));
+    }
+  }
+  columnar::Schema schema = source->schema();
+  source.reset();  // releases the stream
+  ASSIGN_OR_RETURN(auto table, BatchTableSource::Make(name, std::move(schema), std::move(batches)));
+  return std::shared_ptr<const TableSource>(std::move(table));
 }
 
 }  // namespace shoal::sql

@@ -20,4 +20,11 @@ namespace shoal::sql {
 // otherwise). `name` is the relation name, for errors and EXPLAIN.
 Result<std::shared_ptr<const TableSource>> MakeArrowStreamSource(ArrowArrayStream* stream, const std::string& name);
 
+// Takes ownership of *stream as MakeArrowStreamSource does and reads it to its end now: its rows
+// in memory (a BatchTableSource, batches of at most `batch_size` rows) that any number of
+// statements can read — the Python module's con.register of an object with __arrow_c_stream__.
+// The stream is released before this returns, also on error.
+Result<std::shared_ptr<const TableSource>> ReadArrowStream(ArrowArrayStream* stream, const std::string& name,
+                                                           int batch_size);
+
 }  // namespace shoal::sql

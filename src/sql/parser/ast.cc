@@ -393,6 +393,7 @@ std::string ParsedExpression::ToString() const {
         case LiteralKind::kTimestamp: return "TIMESTAMP " + QuoteString(c.text);
         case LiteralKind::kTimestampNtz: return "TIMESTAMP_NTZ " + QuoteString(c.text);
         case LiteralKind::kDefault: return "DEFAULT";
+        case LiteralKind::kValue: return c.text;
         case LiteralKind::kParameter: {
           size_t n = std::stoul(c.text);
           if (c.parameters && n >= 1 && n <= c.parameters->values.size() && c.parameters->values[n - 1]) {

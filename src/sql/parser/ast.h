@@ -27,6 +27,10 @@
 #include <utility>
 #include <vector>
 
+namespace shoal::columnar {
+class Value;  // columnar/value.h
+}  // namespace shoal::columnar
+
 namespace shoal::sql {
 
 // The deepest tree (and parenthesis/operator nesting) the parser accepts.
@@ -136,14 +140,18 @@ enum class LiteralKind : uint8_t {
   kInterval,      // INTERVAL '1' DAY / INTERVAL 3 DAYS: text is the value, interval_unit the unit
   kDefault,       // DEFAULT: the column's default, only in INSERT VALUES and UPDATE/MERGE SET
   kParameter,     // ? or $N of a prepared statement: text is N (1-based); `parameters` holds values
+  kValue,         // only as a bound parameter: a typed value (ParameterValues::Bound::value)
 };
 
 // The values bound to a statement's parameters, shared by the statement and its parameter
-// literals: a bound parameter is bound (and printed) as the literal `kind` / `text`.
+// literals: a bound parameter is bound (and printed) as the literal `kind` / `text`. A value no
+// literal spells (a nested value, a NaN or infinite double) is kind kValue: bound as `value`,
+// printed as `text`, its SQL literal.
 struct ParameterValues {
   struct Bound {
     LiteralKind kind = LiteralKind::kNull;  // never kParameter, kDefault or kInterval
     std::string text;
+    std::shared_ptr<const columnar::Value> value;  // kValue only
   };
   std::vector<std::optional<Bound>> values;  // [N - 1] for $N
 };

@@ -9,6 +9,9 @@
 
 #include "shoal/arrow_c.h"
 #include "shoal/database.h"
+#include "sql/functions/arrow_stream_source.h"
+#include "sql/session/arrow_export.h"
+#include "sql/session/database_impl.h"
 #include "support/query_rows.h"
 #include "support/testdata.h"
 
@@ -299,6 +302,120 @@ TEST_F(ArrowCTest, UnsupportedArrowTypeIsANamedErrorAndTheStreamIsReleased) {
     EXPECT_EQ(s.release, nullptr);
   }
   EXPECT_FALSE(con_->Query("SELECT * FROM bad").ok());
+}
+
+TEST_F(ArrowCTest, MaterializedBatchesExportAsAStreamAnyNumberOfTimes) {
+  auto r = con_->Query(kAllTypes);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  std::string cols = "b, i8, i16, i32, i64, f, d, dec, wide, s, bin, dt, ts, ntz, l, st, m";
+  auto expect = Rows("SELECT " + cols + " FROM (" + std::string(kAllTypes) + ") ORDER BY i32 NULLS FIRST");
+  for (int round = 0; round < 2; ++round) {
+    ArrowArrayStream stream{};
+    ASSERT_TRUE(sql::ExportArrowBatches(r->schema(), r->batches(), &stream).ok());
+    ArrowSchema schema{};
+    ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
+    EXPECT_EQ(std::string(schema.children[7]->format), "d:10,2");
+    schema.release(&schema);
+    ASSERT_TRUE(con_->RegisterArrowStream("again", &stream).ok());
+    EXPECT_EQ(Rows("SELECT " + cols + " FROM again ORDER BY i32 NULLS FIRST"), expect) << round;
+  }
+  // No batches: a schema, then the end.
+  ArrowArrayStream empty{};
+  ASSERT_TRUE(sql::ExportArrowBatches(r->schema(), {}, &empty).ok());
+  ArrowArray end{};
+  ASSERT_EQ(empty.get_next(&empty, &end), 0);
+  EXPECT_EQ(end.release, nullptr);
+  empty.release(&empty);
+  // A batch without the schema's columns is refused.
+  auto other = con_->Query("SELECT 1 AS a");
+  ArrowArrayStream bad{};
+  EXPECT_EQ(sql::ExportArrowBatches(r->schema(), other->batches(), &bad).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(bad.release, nullptr);
+}
+
+// Counts releases of streams by wrapping their release callback.
+struct StreamReleaseCounter {
+  static inline int calls = 0;
+  static inline void (*original)(ArrowArrayStream*) = nullptr;
+  static void Release(ArrowArrayStream* s) {
+    ++calls;
+    original(s);
+  }
+  static void Wrap(ArrowArrayStream* s) {
+    calls = 0;
+    original = s->release;
+    s->release = Release;
+  }
+};
+
+TEST_F(ArrowCTest, AStreamReadIntoMemoryIsReleasedAtOnceAndReadableManyTimes) {
+  auto producer = db_->Connect();
+  ArrowArrayStream stream{};
+  ASSERT_TRUE(producer->QueryArrow("SELECT x AS id, 'r' || x AS s FROM range(0, 5000) AS r(x)", &stream).ok());
+  StreamReleaseCounter::Wrap(&stream);
+  auto source = sql::ReadArrowStream(&stream, "mat", 1000);
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  EXPECT_EQ(stream.release, nullptr);
+  EXPECT_EQ(StreamReleaseCounter::calls, 1);
+  EXPECT_EQ((*source)->EstimatedRows(), std::optional<int64_t>(5000));
+  con_->impl().session.RegisterRelation("mat", *source);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(Rows("SELECT count(*), sum(id), max(s) FROM mat"), std::vector<std::string>{"5000|12497500|r999"});
+  }
+  Ok("CREATE TABLE t AS SELECT * FROM mat WHERE id < 10");
+  EXPECT_EQ(Rows("SELECT count(*) FROM t"), std::vector<std::string>{"10"});
+}
+
+// A producer whose schema is one BIGINT column and whose get_next fails.
+struct FailingStream {
+  static inline int releases = 0;
+  static int GetSchema(ArrowArrayStream*, ArrowSchema* out) {
+    static ArrowSchema child;
+    static ArrowSchema* children[1] = {&child};
+    child = ArrowSchema{};
+    child.format = "l";
+    child.name = "id";
+    child.release = [](ArrowSchema* s) { s->release = nullptr; };
+    *out = ArrowSchema{};
+    out->format = "+s";
+    out->name = "";
+    out->n_children = 1;
+    out->children = children;
+    out->release = [](ArrowSchema* s) {
+      if (s->children[0]->release) s->children[0]->release(s->children[0]);
+      s->release = nullptr;
+    };
+    return 0;
+  }
+  static int GetNext(ArrowArrayStream*, ArrowArray*) { return 5; }  // EIO
+  static const char* LastError(ArrowArrayStream*) { return "the producer's disk is on fire"; }
+  static void Release(ArrowArrayStream* s) {
+    ++releases;
+    s->release = nullptr;
+  }
+};
+
+TEST_F(ArrowCTest, AFailingOrUnsupportedStreamReadIntoMemoryIsANamedError) {
+  FailingStream::releases = 0;
+  ArrowArrayStream failing{FailingStream::GetSchema, FailingStream::GetNext, FailingStream::LastError,
+                           FailingStream::Release, nullptr};
+  auto r = sql::ReadArrowStream(&failing, "f", 1000);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kIOError) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("the producer's disk is on fire"), std::string::npos) << r.status().ToString();
+  EXPECT_EQ(FailingStream::releases, 1);
+  EXPECT_EQ(failing.release, nullptr);
+
+  FakeStream::format = "+ud:0,1";
+  FakeStream::releases = 0;
+  ArrowArrayStream unsupported = FakeStream::Make();
+  r = sql::ReadArrowStream(&unsupported, "u", 1000);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotSupported) << r.status().ToString();
+  EXPECT_EQ(FakeStream::releases, 1);
+
+  ArrowArrayStream released{};
+  EXPECT_EQ(sql::ReadArrowStream(&released, "r", 1000).status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -292,7 +292,73 @@ void StreamRelease(ArrowArrayStream* s) {
   s->release = nullptr;
 }
 
+// A stream over batches in memory.
+struct BatchListData {
+  columnar::SchemaPtr schema;
+  std::vector<columnar::BatchPtr> batches;
+  size_t next = 0;
+  std::string last_error;
+};
+
+int BatchListGetSchema(ArrowArrayStream* s, ArrowSchema* out) {
+  auto* d = static_cast<BatchListData*>(s->private_data);
+  Status st = ExportArrowSchema(*d->schema, out);
+  if (!st.ok()) {
+    d->last_error = st.ToString();
+    return ErrnoOf(st);
+  }
+  return 0;
+}
+
+int BatchListGetNext(ArrowArrayStream* s, ArrowArray* out) {
+  auto* d = static_cast<BatchListData*>(s->private_data);
+  if (d->next >= d->batches.size()) {
+    std::memset(out, 0, sizeof(*out));
+    out->release = nullptr;  // end of stream
+    return 0;
+  }
+  Status st = ExportArrowBatch(d->batches[d->next], out);
+  if (!st.ok()) {
+    d->last_error = st.ToString();
+    return ErrnoOf(st);
+  }
+  d->batches[d->next++].reset();  // the exported array keeps it alive as long as it is needed
+  return 0;
+}
+
+const char* BatchListGetLastError(ArrowArrayStream* s) {
+  auto* d = static_cast<BatchListData*>(s->private_data);
+  return d->last_error.empty() ? nullptr : d->last_error.c_str();
+}
+
+void BatchListRelease(ArrowArrayStream* s) {
+  if (!s || !s->release) return;
+  delete static_cast<BatchListData*>(s->private_data);
+  s->release = nullptr;
+}
+
 }  // namespace
+
+Status ExportArrowBatches(columnar::SchemaPtr schema, std::vector<columnar::BatchPtr> batches, ArrowArrayStream* out) {
+  if (!schema) return Status::InvalidArgument("ExportArrowBatches: no schema");
+  if (!out) return Status::InvalidArgument("ExportArrowBatches: no output stream");
+  for (const auto& f : schema->fields) RETURN_NOT_OK(ArrowFormat(*f.type).status());
+  for (const auto& b : batches) {
+    if (!b || b->columns.size() != schema->size()) {
+      return Status::InvalidArgument("ExportArrowBatches: a batch does not have the schema's " +
+                                     std::to_string(schema->size()) + " columns");
+    }
+  }
+  auto d = std::make_unique<BatchListData>();
+  d->schema = std::move(schema);
+  d->batches = std::move(batches);
+  out->get_schema = BatchListGetSchema;
+  out->get_next = BatchListGetNext;
+  out->get_last_error = BatchListGetLastError;
+  out->release = BatchListRelease;
+  out->private_data = d.release();
+  return Status::OK();
+}
 
 Result<std::string> ArrowFormat(const columnar::DataType& type) {
   switch (type.id()) {

@@ -6,6 +6,8 @@
 // Thread-safety: pure functions; an exported array may be released from any thread.
 #pragma once
 
+#include <vector>
+
 #include "columnar/vector.h"
 #include "shoal/arrow_c.h"
 #include "shoal/status.h"
@@ -18,5 +20,9 @@ Result<std::string> ArrowFormat(const columnar::DataType& type);
 Status ExportArrowSchema(const columnar::Schema& schema, ArrowSchema* out);
 // Writes `batch` as a struct array of its columns.
 Status ExportArrowBatch(const columnar::BatchPtr& batch, ArrowArray* out);
+// Writes into *out (which must not hold a live stream) a stream over batches already in memory,
+// each exported as ExportArrowBatch does (sharing its buffers): what the Python module's
+// Relation.__arrow_c_stream__ hands out. Each batch must have `schema`'s columns.
+Status ExportArrowBatches(columnar::SchemaPtr schema, std::vector<columnar::BatchPtr> batches, ArrowArrayStream* out);
 
 }  // namespace shoal::sql

@@ -10,13 +10,26 @@ namespace shoal {
 Connection::Connection(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Connection::~Connection() = default;
 
+namespace {
+
+// Runs every statement but the last and opens the last one as a stream.
+Result<std::unique_ptr<StreamingResult>> StreamStatements(const std::shared_ptr<Connection::Impl>& conn,
+                                                          const std::vector<sql::StatementPtr>& statements) {
+  for (const auto& s : statements) RETURN_NOT_OK(sql::CheckNoParameters(*s));
+  for (size_t i = 0; i + 1 < statements.size(); ++i) {
+    conn->StartStatement();
+    RETURN_NOT_OK(conn->session.Run(*statements[i]).status());
+  }
+  return StreamStatement(conn, *statements.back());
+}
+
+}  // namespace
+
 Result<QueryResult> Connection::Query(std::string_view sql) {
-  QueryResult last;
-  RETURN_NOT_OK(Execute(sql, [&](const std::string&, QueryResult& r) {
-    last = std::move(r);
-    return Status::OK();
-  }));
-  return last;
+  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
+  if (statements.empty()) return QueryResult();  // only comments or ';'
+  ASSIGN_OR_RETURN(auto stream, StreamStatements(impl_, statements));
+  return CollectStream(*stream);
 }
 
 Status Connection::Execute(std::string_view sql,
@@ -24,8 +37,8 @@ Status Connection::Execute(std::string_view sql,
   ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
   for (const auto& s : statements) RETURN_NOT_OK(sql::CheckNoParameters(*s));
   for (const auto& s : statements) {
-    impl_->StartStatement();
-    ASSIGN_OR_RETURN(QueryResult r, impl_->session.Run(*s));
+    ASSIGN_OR_RETURN(auto stream, StreamStatement(impl_, *s));
+    ASSIGN_OR_RETURN(QueryResult r, CollectStream(*stream));
     RETURN_NOT_OK(on_result(s->ToString(), r));
   }
   return Status::OK();
@@ -36,12 +49,7 @@ void Connection::Interrupt() { impl_->interrupted.store(true); }
 Result<std::unique_ptr<StreamingResult>> Connection::Stream(std::string_view sql) {
   ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
   if (statements.empty()) return Status::InvalidArgument("no statement to stream");
-  for (const auto& s : statements) RETURN_NOT_OK(sql::CheckNoParameters(*s));
-  for (size_t i = 0; i + 1 < statements.size(); ++i) {
-    impl_->StartStatement();
-    RETURN_NOT_OK(impl_->session.Run(*statements[i]).status());
-  }
-  return StreamStatement(impl_, *statements.back());
+  return StreamStatements(impl_, statements);
 }
 
 Status Connection::QueryArrow(std::string_view sql, ArrowArrayStream* out) {

@@ -4,6 +4,9 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "columnar/value.h"
+#include "shoal/arrow_c.h"
+#include "sql/functions/arrow_import.h"
 #include "sql/session/prepared_statement_impl.h"
 #include "sql/session/streaming_result_impl.h"
 
@@ -50,13 +53,26 @@ int PreparedStatement::parameter_count() const {
 
 namespace {
 
-Status SetParameter(sql::Statement& s, int index, LiteralKind kind, std::string text) {
+Status CheckIndex(const sql::Statement& s, int index) {
   int n = s.parameters ? static_cast<int>(s.parameters->values.size()) : 0;
   if (index < 1 || index > n) {
     return Status::InvalidArgument("parameter index " + std::to_string(index) + " is out of range: the statement has " +
                                    std::to_string(n) + " parameter(s)");
   }
-  s.parameters->values[index - 1] = Bound{kind, std::move(text)};
+  return Status::OK();
+}
+
+Status SetParameter(sql::Statement& s, int index, LiteralKind kind, std::string text) {
+  RETURN_NOT_OK(CheckIndex(s, index));
+  s.parameters->values[index - 1] = Bound{kind, std::move(text), nullptr};
+  return Status::OK();
+}
+
+Status SetValue(sql::Statement& s, int index, columnar::Value value) {
+  RETURN_NOT_OK(CheckIndex(s, index));
+  std::string text = value.ToSqlLiteral();
+  s.parameters->values[index - 1] =
+      Bound{LiteralKind::kValue, std::move(text), std::make_shared<const columnar::Value>(std::move(value))};
   return Status::OK();
 }
 
@@ -70,9 +86,8 @@ Status PreparedStatement::BindInt64(int index, int64_t value) {
   return SetParameter(*impl_->statement, index, LiteralKind::kInteger, std::to_string(value));
 }
 Status PreparedStatement::BindDouble(int index, double value) {
-  if (!std::isfinite(value)) {
-    return Status::InvalidArgument("parameter $" + std::to_string(index) + ": NaN and infinity cannot be bound");
-  }
+  // No literal spells NaN or an infinity: they are bound as values.
+  if (!std::isfinite(value)) return SetValue(*impl_->statement, index, columnar::Value::Double(value));
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::scientific);
   if (ec != std::errc()) return Status::Internal("cannot format a double parameter");
@@ -80,6 +95,16 @@ Status PreparedStatement::BindDouble(int index, double value) {
 }
 Status PreparedStatement::BindString(int index, std::string_view value) {
   return SetParameter(*impl_->statement, index, LiteralKind::kString, std::string(value));
+}
+Status PreparedStatement::BindBinary(int index, std::string_view bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    hex.push_back(kHex[c >> 4]);
+    hex.push_back(kHex[c & 15]);
+  }
+  return SetParameter(*impl_->statement, index, LiteralKind::kBinary, std::move(hex));
 }
 Status PreparedStatement::BindDecimal(int index, std::string_view text) {
   if (!IsDecimalText(text)) {
@@ -110,6 +135,20 @@ Status PreparedStatement::BindTimestamp(int index, int64_t micros_since_epoch_ut
 Status PreparedStatement::BindTimestampNtz(int index, int64_t micros_since_epoch) {
   return SetParameter(*impl_->statement, index, LiteralKind::kTimestampNtz,
                       columnar::FormatTimestamp(micros_since_epoch));
+}
+Status PreparedStatement::BindArrow(int index, const ArrowSchema& schema, const ArrowArray& array, int64_t row) {
+  RETURN_NOT_OK(CheckIndex(*impl_->statement, index));
+  const std::string what = "parameter $" + std::to_string(index);
+  if (!schema.release || !array.release) return Status::InvalidArgument(what + ": the Arrow schema or array is released");
+  if (row < 0 || row >= array.length) {
+    return Status::InvalidArgument(what + ": row " + std::to_string(row) + " is outside the Arrow array's " +
+                                   std::to_string(array.length) + " rows");
+  }
+  auto type = sql::ImportArrowType(schema);
+  if (!type.ok()) return type.status().WithContext(what);
+  auto column = sql::ImportArrowArray(schema, array, *type, row, 1);
+  if (!column.ok()) return column.status().WithContext(what);
+  return SetValue(*impl_->statement, index, columnar::Value::FromVector(**column, 0));
 }
 void PreparedStatement::ClearBindings() {
   auto& p = impl_->statement->parameters;
@@ -149,9 +188,8 @@ Status AsParameterError(const sql::Statement& s, const Status& st) {
 }  // namespace
 
 Result<QueryResult> PreparedStatement::Execute() {
-  RETURN_NOT_OK(CheckAllBound(*impl_->statement));
-  impl_->conn->StartStatement();
-  auto r = impl_->conn->session.Run(*impl_->statement);
+  ASSIGN_OR_RETURN(auto stream, Stream());
+  auto r = CollectStream(*stream);
   if (!r.ok()) return AsParameterError(*impl_->statement, r.status());
   return r;
 }

@@ -182,6 +182,10 @@ Result<Session::OpenedQuery> Session::OpenSelect(const Statement& statement) {
   return q;
 }
 
+void Session::FailTransaction(const Status& error) {
+  if (in_transaction_ && !failed_ && !error.ok()) failed_ = error;
+}
+
 void Session::RegisterStatementRelation(const std::string& name, std::shared_ptr<const TableSource> source) {
   relations_[Lower(name)] = Relation{std::move(source), false};
 }

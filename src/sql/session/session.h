@@ -37,6 +37,10 @@ class Session {
     std::unique_ptr<PlanStream> stream;
   };
   Result<OpenedQuery> OpenSelect(const Statement& statement);
+  // Fails the explicit transaction with `error` (only ROLLBACK is accepted until it ends), as Run
+  // does when a statement fails: for a SELECT opened by OpenSelect whose stream failed later.
+  // Nothing outside a transaction or when it failed already.
+  void FailTransaction(const Status& error);
 
   // Makes `source` readable as the one-part relation `name` (case-insensitive) until a statement
   // that names it ends (Connection::RegisterArrowStream); replaces an earlier one. It is found

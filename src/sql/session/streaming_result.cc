@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <iterator>
 
 #include "columnar/decimal.h"
 #include "columnar/value_text.h"
@@ -197,33 +198,46 @@ Result<bool> StreamingResult::Next(ResultBatch* batch) {
   return true;
 }
 
-Result<columnar::BatchPtr> StreamingResult::Impl::NextBatch() {
-  RETURN_NOT_OK(error);
-  if (done) return columnar::BatchPtr();
+Status StreamingResult::Impl::CheckOpen() {
   if (in_transaction && conn->generation.load() != generation) {
     error = Status::InvalidArgument(
         "the result stream was closed: its connection ran another statement inside the transaction it was read in");
     query.reset();
-    return error;
   }
+  return error;
+}
+
+Status StreamingResult::Impl::Fail(Status st) {
+  error = std::move(st);
+  query.reset();
+  // The statement failed inside its transaction (which is still the connection's current one:
+  // CheckOpen passed), as a failing Connection::Query does.
+  if (in_transaction) conn->session.FailTransaction(error);
+  return error;
+}
+
+void StreamingResult::Impl::FinishQuery() {
+  int64_t returned = metrics.rows_returned;
+  metrics = query->ctx->scan_metrics;
+  metrics.rows_returned = returned;
+  metrics.elapsed_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  query.reset();  // frees the plan and its buffers now
+}
+
+Result<columnar::BatchPtr> StreamingResult::Impl::NextBatch() {
+  RETURN_NOT_OK(error);
+  if (done) return columnar::BatchPtr();
+  RETURN_NOT_OK(CheckOpen());
   columnar::BatchPtr b;
   if (query) {
     auto next = query->stream->Next();
-    if (!next.ok()) {
-      error = next.status();
-      query.reset();
-      return error;
-    }
+    if (!next.ok()) return Fail(next.status());
     b = std::move(next).value();
     if (b) {
       metrics.rows_returned += b->num_rows;
     } else {
-      int64_t returned = metrics.rows_returned;
-      metrics = query->ctx->scan_metrics;
-      metrics.rows_returned = returned;
-      metrics.elapsed_ms =
-          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-      query.reset();  // frees the plan and its buffers now
+      FinishQuery();
     }
   } else if (!batches.empty()) {
     b = std::move(batches.front());
@@ -231,6 +245,31 @@ Result<columnar::BatchPtr> StreamingResult::Impl::NextBatch() {
   }
   if (!b) done = true;
   return b;
+}
+
+Result<std::vector<columnar::BatchPtr>> StreamingResult::Impl::Drain() {
+  RETURN_NOT_OK(error);
+  std::vector<columnar::BatchPtr> out;
+  if (done) return out;
+  RETURN_NOT_OK(CheckOpen());
+  if (query) {
+    auto rest = query->stream->Drain();
+    if (!rest.ok()) return Fail(rest.status());
+    out = std::move(rest).value();
+    for (const auto& b : out) metrics.rows_returned += b->num_rows;
+    FinishQuery();
+  } else {
+    out.assign(std::make_move_iterator(batches.begin()), std::make_move_iterator(batches.end()));
+    batches.clear();
+  }
+  done = true;
+  return out;
+}
+
+Result<QueryResult> CollectStream(StreamingResult& stream) {
+  StreamingResult::Impl& s = stream.impl();
+  ASSIGN_OR_RETURN(std::vector<columnar::BatchPtr> batches, s.Drain());
+  return MakeQueryResult(s.schema, std::move(batches), s.statement_type, s.metrics);
 }
 
 size_t StreamingResult::Impl::max_buffered() const { return query ? query->stream->max_buffered() : 0; }

@@ -34,8 +34,20 @@ struct StreamingResult::Impl {
 
   // The next non-empty batch or nullptr at the end; checks interrupts and invalidation.
   Result<columnar::BatchPtr> NextBatch();
+  // Every remaining batch at once (a SELECT's rest runs with free-running workers:
+  // PlanStream::Drain); the stream is at its end afterwards. Errors as NextBatch.
+  Result<std::vector<columnar::BatchPtr>> Drain();
   // The largest number of batches the open plan held at once (0 for finished statements).
   size_t max_buffered() const;
+
+ private:
+  // The invalidation error when the stream was opened in a transaction that ran another
+  // statement since.
+  Status CheckOpen();
+  // Makes `st` the sticky error, closes the plan and fails the explicit transaction it ran in.
+  Status Fail(Status st);
+  // After the plan's last batch: the statement's metrics, and the plan freed.
+  void FinishQuery();
 };
 
 struct ResultBatch::Impl {
@@ -46,6 +58,10 @@ struct ResultBatch::Impl {
 
 // The public description of `type`.
 ColumnType ToColumnType(const columnar::DataType& type);
+
+// The rest of `stream` as one QueryResult (schema, batches, statement type, metrics): how
+// Connection::Query and PreparedStatement::Execute are built on their streams.
+Result<QueryResult> CollectStream(StreamingResult& stream);
 
 // A stream over the finished statement `result`.
 std::unique_ptr<StreamingResult> MakeFinishedStream(QueryResult result, std::shared_ptr<Connection::Impl> conn);

@@ -2,9 +2,11 @@
 // lifetimes of results and prepared statements beyond their Connection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "columnar/datetime.h"
+#include "columnar/vector.h"
 #include "shoal/database.h"
 #include "sql/session/streaming_result_impl.h"
 #include "support/query_rows.h"
@@ -208,6 +210,101 @@ TEST_F(StreamingResultTest, QueryAndStreamAgreeOnATable) {
   auto rows = Drain(ins.get());
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].column(0).GetInt64(0), 1);
+}
+
+TEST_F(StreamingResultTest, QueryIsItsStreamReadToTheEnd) {
+  Ok("CREATE TABLE t (id BIGINT)");
+  for (int f = 0; f < 3; ++f) {
+    Ok("INSERT INTO t SELECT x FROM range(" + std::to_string(f * 4000) + ", " + std::to_string(f * 4000 + 4000) +
+       ") AS r(x)");
+  }
+  // The same rows (without ORDER BY, in an order of their own) and the same metrics.
+  const std::string sql = "SELECT id, id % 7 AS m FROM t WHERE id >= 8000 AND id % 3 <> 0";
+  auto q = con_->Query(sql);
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  auto s = Open(sql);
+  std::vector<int64_t> streamed, queried;
+  for (const auto& b : Drain(s.get())) {
+    for (int64_t r = 0; r < b.num_rows(); ++r) streamed.push_back(b.column(0).GetInt64(r));
+  }
+  for (const auto& b : q->batches()) {
+    for (int64_t r = 0; r < b->num_rows; ++r) queried.push_back(b->columns[0]->Get<int64_t>(r));
+  }
+  std::sort(streamed.begin(), streamed.end());
+  std::sort(queried.begin(), queried.end());
+  EXPECT_EQ(queried, streamed);
+  EXPECT_EQ(queried.size(), 2667u);
+  EXPECT_GT(q->batches().size(), 1u);
+  EXPECT_EQ(q->statement_type(), "SELECT");
+  EXPECT_EQ(q->metrics().rows_returned, 2667);
+  EXPECT_GT(q->metrics().files_pruned_stats, 0);
+  EXPECT_EQ(q->metrics().files_total, s->metrics().files_total);
+  EXPECT_EQ(q->metrics().files_read, s->metrics().files_read);
+  EXPECT_EQ(q->metrics().files_pruned_stats, s->metrics().files_pruned_stats);
+  EXPECT_EQ(q->metrics().rows_scanned, s->metrics().rows_scanned);
+  EXPECT_EQ(q->metrics().rows_returned, s->metrics().rows_returned);
+  // A sorted source stays sorted.
+  auto sorted = con_->Query("SELECT x FROM range(0, 30000) AS r(x)");
+  ASSERT_TRUE(sorted.ok());
+  EXPECT_GT(sorted->batches().size(), 1u);
+  for (int64_t r = 0; r < sorted->num_rows(); r += 997) ASSERT_EQ(sorted->GetText(r, 0), std::to_string(r));
+  // Other statements keep their kind and rows; a text without statements is an empty result.
+  auto ins = con_->Query("INSERT INTO t VALUES (1), (2)");
+  ASSERT_TRUE(ins.ok());
+  EXPECT_EQ(ins->statement_type(), "INSERT");
+  EXPECT_EQ(ins->GetText(0, 0), "2");
+  auto none = con_->Query(" ; -- nothing\n");
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_EQ(none->num_columns(), 0);
+  EXPECT_EQ(con_->Stream(";").status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(StreamingResultTest, CollectingAfterSomeBatchesReturnsTheRestInOrder) {
+  auto s = Open("SELECT x FROM range(0, 20000) AS r(x)");
+  ResultBatch b;
+  ASSERT_TRUE(*s->Next(&b));
+  const int64_t first = b.num_rows();
+  ASSERT_EQ(b.column(0).GetInt64(first - 1), first - 1);
+  auto rest = CollectStream(*s);
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  ASSERT_EQ(first + rest->num_rows(), 20000);
+  for (int64_t r = 0; r < rest->num_rows(); ++r) ASSERT_EQ(rest->GetText(r, 0), std::to_string(first + r));
+  EXPECT_EQ(rest->metrics().rows_returned, 20000);
+  auto more = s->Next(&b);
+  ASSERT_TRUE(more.ok());
+  EXPECT_FALSE(*more);  // at its end
+}
+
+TEST_F(StreamingResultTest, AnErrorWhileReadingFailsTheTransaction) {
+  Ok("CREATE TABLE t (i INT)");
+  const std::string bad = "SELECT CAST(CAST(x AS STRING) || 'x' AS INT) FROM range(0, 10) AS r(x)";
+  // Through Query (the stream read to its end) and through Next: the error comes after the
+  // statement was opened, and the transaction is failed as for any failing statement.
+  for (bool stream : {false, true}) {
+    ASSERT_TRUE(con_->Begin().ok());
+    Ok("INSERT INTO t VALUES (1)");
+    if (stream) {
+      auto s = Open(bad);
+      ASSERT_TRUE(s);
+      ResultBatch b;
+      auto next = s->Next(&b);
+      ASSERT_FALSE(next.ok());
+      EXPECT_EQ(next.status().code(), StatusCode::kConversion) << next.status().ToString();
+    } else {
+      auto r = con_->Query(bad);
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.status().code(), StatusCode::kConversion) << r.status().ToString();
+    }
+    auto after = con_->Query("SELECT count(*) FROM t");
+    ASSERT_FALSE(after.ok()) << stream;
+    EXPECT_EQ(after.status().code(), StatusCode::kTransaction) << after.status().ToString();
+    EXPECT_EQ(con_->Commit().code(), StatusCode::kTransaction);  // rolled back
+    EXPECT_FALSE(con_->in_transaction());
+  }
+  EXPECT_EQ(testing::Rows(*con_->Query("SELECT count(*) FROM t")), std::vector<std::string>{"0"});
+  // Outside a transaction the connection simply goes on.
+  EXPECT_FALSE(con_->Query(bad).ok());
+  EXPECT_TRUE(con_->Query("SELECT 1").ok());
 }
 
 TEST_F(StreamingResultTest, InterruptCancelsAStream) {
