@@ -38,13 +38,19 @@ if(SHOAL_PYTHON AND shoal_python_srcs)
   endif()
   set_target_properties(shoal_python PROPERTIES OUTPUT_NAME _shoal
                         LIBRARY_OUTPUT_DIRECTORY ${SHOAL_PYTHON_DIR}/shoal)
-  # The pure-Python part of the package, copied next to the extension.
+  # The pure-Python part of the package, copied next to the extension whenever a file changes
+  # (a dependency of shoal_python, so `make python` refreshes it without relinking).
   file(GLOB shoal_python_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/shoal/*.py)
+  set(shoal_python_copies)
   foreach(f ${shoal_python_files})
     get_filename_component(n ${f} NAME)
-    add_custom_command(TARGET shoal_python POST_BUILD
-                       COMMAND ${CMAKE_COMMAND} -E copy_if_different ${f} ${SHOAL_PYTHON_DIR}/shoal/${n})
+    add_custom_command(OUTPUT ${SHOAL_PYTHON_DIR}/shoal/${n}
+                       COMMAND ${CMAKE_COMMAND} -E copy_if_different ${f} ${SHOAL_PYTHON_DIR}/shoal/${n}
+                       DEPENDS ${f})
+    list(APPEND shoal_python_copies ${SHOAL_PYTHON_DIR}/shoal/${n})
   endforeach()
+  add_custom_target(shoal_python_package DEPENDS ${shoal_python_copies})
+  add_dependencies(shoal_python shoal_python_package)
 endif()
 
 # python/tests/test_*.py, one CTest test per file. They run whether or not the module was

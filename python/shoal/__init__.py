@@ -11,6 +11,9 @@ Results are Arrow streams too (the Arrow PyCapsule interface: `pyarrow.table(rel
 errors.
 """
 
+import re
+import sys
+
 from . import _frame, _shoal
 from ._shoal import (  # noqa: F401  (the exception classes are the package's API)
     BinderException,
@@ -176,19 +179,54 @@ class Connection:
 
     def __init__(self, handle):
         self._con = handle
+        self._registered = set()
 
     def sql(self, query):
-        """Runs `query` (one or more ';'-separated statements) and returns the last one's Relation."""
-        return Relation(self._con.query(query))
+        """Runs `query` (one or more ';'-separated statements) and returns the last one's Relation.
+        A name the query reads that is neither a table, a view nor a registered name, but a
+        variable of the caller holding a pandas DataFrame or an object with __arrow_c_stream__,
+        is read as that data (registered for this call only), as DuckDB's replacement scans do."""
+        return self._run(query, None, sys._getframe(1))
 
     def execute(self, query, parameters=None):
         """Runs `query` with its parameters (`?` or `$1`, `$2`, ...) bound to the values of
         `parameters` (a list or tuple) through prepared statements; returns the last statement's
         Relation. With several statements, each takes the next values. Without `parameters` it is
-        sql(query)."""
-        if parameters is None:
-            return Relation(self._con.query(query))
-        return Relation(self._con.execute(query, parameters))
+        sql(query). The caller's DataFrames are found as sql() finds them."""
+        return self._run(query, parameters, sys._getframe(1))
+
+    # Names in SQL text, outside '...' strings and -- comments (a "quoted" name counts unquoted).
+    _NAME = re.compile(r"'(?:[^']|'')*'|--[^\n]*|([A-Za-z_][A-Za-z0-9_]*)")
+
+    def _caller_data(self, query, frame):
+        """{name: data} for the names in `query` that the caller's variables supply."""
+        found = {}
+        for m in self._NAME.finditer(query):
+            name = m.group(1)
+            if not name or name in found or name in self._registered:
+                continue
+            for scope in (frame.f_locals, frame.f_globals):
+                if name in scope:
+                    value = scope[name]
+                    if _frame.is_dataframe(value) or hasattr(value, "__arrow_c_stream__"):
+                        found[name] = value
+                    break
+        if found:
+            tables = {row[0].lower() for row in self._con.query("SHOW TABLES").fetch_rows(-1)}
+            found = {n: v for n, v in found.items() if n.lower() not in tables}
+        return found
+
+    def _run(self, query, parameters, frame):
+        data = self._caller_data(query, frame)
+        for name, value in data.items():
+            self.register(name, value)
+        try:
+            if parameters is None:
+                return Relation(self._con.query(query))
+            return Relation(self._con.execute(query, parameters))
+        finally:
+            for name in data:
+                self.unregister(name)
 
     query = sql
 
@@ -225,11 +263,13 @@ class Connection:
         else:
             raise InvalidArgument("register takes a pandas DataFrame, a dict of arrays or an object with"
                                   " __arrow_c_stream__, not %s" % type(data).__name__)
+        self._registered.add(str(name))
         return self
 
     def unregister(self, name):
         """Forgets a registered name."""
         self._con.unregister(str(name))
+        self._registered.discard(str(name))
         return self
 
     def cursor(self):

@@ -77,6 +77,12 @@ def is_frame(obj):
     return pd is not None and isinstance(obj, pd.DataFrame)
 
 
+def is_dataframe(obj):
+    """True for a pandas DataFrame (not importing pandas)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(obj, pd.DataFrame)
+
+
 def columns(obj):
     """The register columns of a pandas DataFrame or a dict of 1-d arrays / lists."""
     if isinstance(obj, dict):
