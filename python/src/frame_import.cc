@@ -1,7 +1,5 @@
 #include "frame_import.h"
 
-#include <datetime.h>
-
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -9,6 +7,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "datetime_api.h"
 #include "errors.h"
 
 namespace shoal::python {
@@ -18,13 +17,6 @@ using columnar::TypePtr;
 using columnar::Vector;
 
 namespace {
-
-void EnsureDateTimeApi() {
-  if (PyDateTimeAPI == nullptr) {
-    PyDateTime_IMPORT;
-    if (PyDateTimeAPI == nullptr) throw py::error_already_set();
-  }
-}
 
 PyObject* DecimalClass() {
   static py::object* cls = new py::object(py::module_::import("decimal").attr("Decimal"));

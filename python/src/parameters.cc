@@ -1,8 +1,7 @@
 #include "parameters.h"
 
-#include <datetime.h>
-
 #include "columnar/vector.h"
+#include "datetime_api.h"
 #include "errors.h"
 #include "frame_import.h"
 #include "shoal/arrow_c.h"
@@ -27,13 +26,6 @@ struct Parameter::ArrowValue {
 };
 
 namespace {
-
-void EnsureDateTimeApi() {
-  if (PyDateTimeAPI == nullptr) {
-    PyDateTime_IMPORT;
-    if (PyDateTimeAPI == nullptr) throw py::error_already_set();
-  }
-}
 
 bool IsDecimal(PyObject* v) {
   static py::object* cls = new py::object(py::module_::import("decimal").attr("Decimal"));

@@ -1,8 +1,6 @@
 #include "result_convert.h"
 
 #include <pybind11/numpy.h>
-// datetime.h defines a file-static PyDateTimeAPI: this file imports it for itself.
-#include <datetime.h>
 
 #include <algorithm>
 #include <atomic>
@@ -13,6 +11,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "datetime_api.h"
 #include "errors.h"
 
 namespace shoal::python {
@@ -22,13 +21,6 @@ using columnar::TypeId;
 using columnar::Vector;
 
 namespace {
-
-void EnsureDateTimeApi() {
-  if (PyDateTimeAPI == nullptr) {
-    PyDateTime_IMPORT;
-    if (PyDateTimeAPI == nullptr) throw py::error_already_set();
-  }
-}
 
 [[noreturn]] void RaiseConversion(const std::string& message) {
   py::object cls = py::module_::import("shoal").attr("ConversionException");
