@@ -391,31 +391,11 @@ std::optional<Datum> InHashed(const Expr& e, const Datum& needle, const std::vec
   const Vector& v = *needle.vec;
   if (v.id() == TypeId::kNull) return std::nullopt;
   if (v.type()->IsStringLike() && items.size() < kInHashThreshold) return InShortStrings(e, v, items, n);
-  InListSet set;
-  for (const Datum& d : items) set.has_null |= d.vec->IsNull(0);
-  if (v.type()->IsStringLike()) {
-    set.strings = true;
-    for (const Datum& d : items) {
-      if (!d.vec->IsNull(0)) set.string_set.insert(d.vec->GetString(0));
-    }
-    return ProbeInSet(e, v, set, n);
-  }
-  bool done = DispatchFixed(
-      *v.type(),
-      [&](auto tag) {
-        using T = decltype(tag);
-        if constexpr (std::is_same_v<T, int128_t>) {
-          return false;
-        } else {
-          for (const Datum& d : items) {
-            if (!d.vec->IsNull(0)) set.keys.Insert(InKey(d.vec->Get<T>(0)));
-          }
-          return true;
-        }
-      },
-      [] { return false; });
-  if (!done) return std::nullopt;
-  return ProbeInSet(e, v, set, n);
+  std::vector<const Vector*> values;
+  for (const Datum& d : items) values.push_back(d.vec.get());
+  std::shared_ptr<InListSet> set = MakeInListSet(*v.type(), values);
+  if (!set) return std::nullopt;
+  return ProbeInSet(e, v, *set, n);
 }
 
 Result<Datum> Evaluator::EvalIn(const Expr& e, const uint32_t* sel, int64_t n) {

@@ -18,43 +18,42 @@ bool SameItems(const std::vector<const Expr*>& items, const Expr& e) {
 // Null when an item is not a literal or the type has no hashed form.
 std::shared_ptr<const InListSet> Build(const Expr& e) {
   const auto& t = *e.args[0]->type;
-  auto set = std::make_shared<InListSet>();
+  std::vector<columnar::VectorPtr> values;
+  std::vector<const columnar::Vector*> items;
   for (size_t i = 1; i < e.args.size(); ++i) {
     if (!e.args[i]->IsLiteral()) return nullptr;
     const Value& v = e.args[i]->value;
     if (!v.is_null() && !v.type()->Equals(t)) return nullptr;
+    values.push_back(columnar::Vector::Make(e.args[0]->type, 1));
+    v.AppendTo(values.back().get());
+    items.push_back(values.back().get());
   }
-  if (t.IsStringLike()) {
+  return MakeInListSet(t, items);
+}
+
+}  // namespace
+
+std::shared_ptr<InListSet> MakeInListSet(const columnar::DataType& type, const std::vector<const columnar::Vector*>& items) {
+  auto set = std::make_shared<InListSet>();
+  for (const columnar::Vector* v : items) set->has_null |= v->IsNull(0);
+  if (type.IsStringLike()) {
     set->strings = true;
-    set->string_storage.reserve(e.args.size());
-    for (size_t i = 1; i < e.args.size(); ++i) {
-      const Value& v = e.args[i]->value;
-      if (v.is_null()) {
-        set->has_null = true;
-      } else {
-        set->string_storage.emplace_back(v.GetString());
-      }
+    set->string_storage.reserve(items.size());
+    for (const columnar::Vector* v : items) {
+      if (!v->IsNull(0)) set->string_storage.emplace_back(v->GetString(0));
     }
     for (const auto& s : set->string_storage) set->string_set.insert(s);
     return set;
   }
   bool ok = DispatchFixed(
-      t,
+      type,
       [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, int128_t>) {
           return false;
         } else {
-          auto v = columnar::Vector::Make(e.args[0]->type);
-          for (size_t i = 1; i < e.args.size(); ++i) {
-            const Value& x = e.args[i]->value;
-            if (x.is_null()) {
-              set->has_null = true;
-              continue;
-            }
-            v->Clear();
-            x.AppendTo(v.get());
-            set->keys.Insert(InKey(v->Get<T>(0)));
+          for (const columnar::Vector* v : items) {
+            if (!v->IsNull(0)) set->keys.Insert(InKey(v->Get<T>(0)));
           }
           return true;
         }
@@ -63,8 +62,6 @@ std::shared_ptr<const InListSet> Build(const Expr& e) {
   if (!ok) return nullptr;
   return set;
 }
-
-}  // namespace
 
 void KeySet::Insert(uint64_t k) {
   if (k == kEmpty) {

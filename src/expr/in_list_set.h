@@ -16,6 +16,11 @@
 #include <unordered_set>
 #include <vector>
 
+namespace shoal::columnar {
+class DataType;
+class Vector;
+}  // namespace shoal::columnar
+
 namespace shoal::expr {
 
 struct Expr;
@@ -73,6 +78,10 @@ struct InListSet {
   std::vector<std::string> string_storage;
   std::unordered_set<std::string_view> string_set;  // views into string_storage
 };
+
+// The set of `items` (row 0 of each, a one-row vector of `type`, which may be NULL); null when
+// `type` has no hashed form (INT128 decimals, nested values).
+std::shared_ptr<InListSet> MakeInListSet(const columnar::DataType& type, const std::vector<const columnar::Vector*>& items);
 
 class InListCache {
  public:
