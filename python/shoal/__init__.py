@@ -33,6 +33,7 @@ from ._shoal import (  # noqa: F401  (the exception classes are the package's AP
     MetadataChangedException,
     NotSupported,
     NotSupportedException,
+    OutOfMemoryException,
     OutOfRangeException,
     ParserException,
     ProtocolChangedException,
