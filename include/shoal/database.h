@@ -35,6 +35,11 @@ struct DatabaseOptions {
   int threads = 0;
   // Rows per vector batch flowing between operators.
   int batch_size = 2048;
+  // Bytes the database's statements may hold in hash tables, sort runs, aggregate states and
+  // buffered batches together (doc/memory.md); a statement that needs more fails with
+  // OutOfMemoryException. 0 = 80% of physical memory. SET memory_limit changes it for the
+  // whole database; RESET memory_limit returns to this value.
+  int64_t memory_limit = 0;
   // Report progress of long statements to this callback (fraction 0..1); empty = none.
   std::function<void(double fraction, const std::string& what)> progress;
 };

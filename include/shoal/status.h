@@ -24,12 +24,13 @@ enum class StatusCode : unsigned char {
   kInternal,         // a bug in shoal                     -> InternalException
   kParser,           // SQL text does not parse            -> ParserException
   kBinder,           // unknown name, type mismatch        -> BinderException
-  kCatalog,          // table exists / does not exist      -> CatalogException
+  kCatalog,          // table, view or setting exists / does not exist -> CatalogException
   kConversion,       // a value cannot be cast             -> ConversionException
   kOutOfRange,       // arithmetic overflow, bad index     -> OutOfRangeException
   kConstraint,       // NOT NULL / CHECK / MERGE cardinality -> ConstraintException
   kTransaction,      // misuse of BEGIN/COMMIT/PREPARE     -> TransactionException
   kInterrupted,      // cancelled by the user              -> InterruptException
+  kOutOfMemory,      // memory_limit reached               -> OutOfMemoryException
 };
 
 // The six Delta conflict errors (DESIGN.md §1); names are exact.
@@ -65,6 +66,7 @@ class [[nodiscard]] Status {
   static Status Constraint(std::string m) { return {StatusCode::kConstraint, std::move(m)}; }
   static Status Transaction(std::string m) { return {StatusCode::kTransaction, std::move(m)}; }
   static Status Interrupted(std::string m) { return {StatusCode::kInterrupted, std::move(m)}; }
+  static Status OutOfMemory(std::string m) { return {StatusCode::kOutOfMemory, std::move(m)}; }
   static Status Conflict(ConflictKind kind, std::string m) {
     return {StatusCode::kConflict, std::move(m), kind};
   }
@@ -77,6 +79,7 @@ class [[nodiscard]] Status {
   bool IsNotSupported() const { return code_ == StatusCode::kNotSupported; }
   bool IsCorruption() const { return code_ == StatusCode::kCorruption; }
   bool IsIOError() const { return code_ == StatusCode::kIOError; }
+  bool IsOutOfMemory() const { return code_ == StatusCode::kOutOfMemory; }
 
   // The user-visible error name, e.g. "ParserException" or "ConcurrentAppendException".
   const char* ErrorName() const;

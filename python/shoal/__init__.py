@@ -39,6 +39,7 @@ from ._shoal import (  # noqa: F401  (the exception classes are the package's AP
     MissingDependencyException,
     NotSupported,
     NotSupportedException,
+    OutOfMemoryException,
     OutOfRangeException,
     ParserException,
     ProtocolChangedException,

@@ -59,6 +59,7 @@ void RegisterErrors(py::module_& m) {
   Add(m, "ConstraintException", error, "NOT NULL, CHECK or MERGE cardinality violated.");
   Add(m, "TransactionException", error, "Misuse of BEGIN / COMMIT / PREPARE.");
   Add(m, "InterruptException", error, "The statement was interrupted (Connection.interrupt()).");
+  Add(m, "OutOfMemoryException", error, "A statement needed more memory than memory_limit allows.");
   Add(m, "ConnectionException", error, "Use of a closed connection.");
   {
     // Also an ImportError, so `except ImportError` catches it as Python code expects.

@@ -85,3 +85,22 @@ def test_unsupported_parameter_types_are_invalid_arguments(con):
         con.execute("SELECT ?", [object()])
     with pytest.raises(shoal.InvalidArgument):
         con.execute("SELECT ?", "x")
+
+
+def test_out_of_memory_is_named_and_the_connection_survives(con):
+    assert issubclass(shoal.OutOfMemoryException, shoal.Error)
+    con.sql("SET memory_limit = '1MB'")
+    groups = "SELECT count(*) FROM (SELECT i % 200000 AS g FROM range(400000) r(i) GROUP BY g) t"
+    with pytest.raises(shoal.OutOfMemoryException, match="HashAggregate needs .* of memory_limit 1.0 MiB"):
+        con.sql(groups)
+    assert con.sql("SELECT 42").fetchall() == [(42,)]
+    con.sql("SET memory_limit = '256MB'")
+    assert con.sql(groups).fetchall() == [(200000,)]
+    assert con.sql("SHOW memory_limit").fetchall() == [("256.0 MiB",)]
+
+
+def test_unknown_settings_and_bad_values_are_errors(con):
+    with pytest.raises(shoal.CatalogException, match="unrecognized configuration parameter"):
+        con.sql("SET nope = 1")
+    with pytest.raises(shoal.InvalidInputException, match="12XB"):
+        con.sql("SET memory_limit = '12XB'")

@@ -32,6 +32,7 @@ const char* Status::ErrorName() const {
     case StatusCode::kConstraint: return "ConstraintException";
     case StatusCode::kTransaction: return "TransactionException";
     case StatusCode::kInterrupted: return "InterruptException";
+    case StatusCode::kOutOfMemory: return "OutOfMemoryException";
   }
   return "InternalException";
 }

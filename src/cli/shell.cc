@@ -63,6 +63,7 @@ Result<std::unique_ptr<Shell>> Shell::Open(const ShellOptions& options, ShellTer
   std::unique_ptr<Shell> shell(new Shell(options, terminal));
   DatabaseOptions db_options;
   db_options.threads = options.threads;
+  db_options.memory_limit = options.memory_limit;
   if (shell->ProgressWanted()) {
     Shell* s = shell.get();
     db_options.progress = [s](double fraction, const std::string& what) { s->OnProgress(fraction, what); };

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "base/byte_size.h"
+
 namespace shoal::cli {
 
 namespace {
@@ -25,6 +27,9 @@ std::string UsageText() {
          "  --format F     output format: table (default) | csv | json | jsonl\n"
          "  --stats        after each statement print `stats {...}` scan metrics to stderr\n"
          "  --threads N    worker threads (default: hardware concurrency)\n"
+         "  --memory-limit SIZE\n"
+         "                 memory for query execution, e.g. 4GB or 512MiB (default: 80% of\n"
+         "                 physical memory; SET memory_limit changes it later)\n"
          "  --version      print the version and exit\n"
          "  --help         print this help and exit\n"
          "\n"
@@ -88,6 +93,13 @@ Result<ShellOptions> ParseShellArgs(const std::vector<std::string>& args) {
         return UsageError("--threads needs a number from 0 to 4096, got '" + n + "'");
       }
       opts.threads = v;
+    } else if (name == "--memory-limit") {
+      ASSIGN_OR_RETURN(std::string text, value());
+      auto bytes = ParseByteSize(text);
+      if (!bytes.ok() || *bytes <= 0) {
+        return UsageError("--memory-limit needs a size such as 4GB or 512MiB, got '" + text + "'");
+      }
+      opts.memory_limit = *bytes;
     } else if (name == "--version") {
       RETURN_NOT_OK(no_value());
       opts.show_version = true;

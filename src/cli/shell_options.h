@@ -3,6 +3,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,12 +31,15 @@ struct ShellOptions {
   bool stats = false;
   // --threads; 0 = hardware concurrency.
   int threads = 0;
+  // --memory-limit in bytes (DatabaseOptions::memory_limit); 0 = 80% of physical memory.
+  int64_t memory_limit = 0;
   bool show_help = false;
   bool show_version = false;
 };
 
 // Parses argv[1..argc). Accepts "-c SQL", "-cSQL", "--format F", "--format=F", "--threads N",
-// "--threads=N", "--" (then only the warehouse directory). InvalidArgument naming the option
+// "--threads=N", "--memory-limit SIZE" ('4GB', as SET memory_limit), "--" (then only the
+// warehouse directory). InvalidArgument naming the option
 // for unknown options, missing or bad values, or more than one directory.
 Result<ShellOptions> ParseShellArgs(const std::vector<std::string>& args);
 

@@ -13,6 +13,7 @@ TEST(ShellOptions, DefaultsToCurrentDirectoryAndTable) {
   EXPECT_FALSE(o->format.has_value());
   EXPECT_FALSE(o->stats);
   EXPECT_EQ(o->threads, 0);
+  EXPECT_EQ(o->memory_limit, 0);
 }
 
 TEST(ShellOptions, ParsesEveryOption) {
@@ -29,6 +30,8 @@ TEST(ShellOptions, ParsesEveryOption) {
   EXPECT_EQ(o->format, OutputFormat::kCsv);
   EXPECT_TRUE(o->stats);
   EXPECT_EQ(o->threads, 4);
+  EXPECT_EQ(ParseShellArgs({"--memory-limit", "200MB"})->memory_limit, int64_t{200} << 20);
+  EXPECT_EQ(ParseShellArgs({"--memory-limit=1.5GiB"})->memory_limit, int64_t{3} << 29);
 }
 
 TEST(ShellOptions, ParsesHelpAndVersion) {
@@ -58,6 +61,9 @@ TEST(ShellOptions, RejectsBadArgumentsNamingThem) {
       {{"--threads", "many"}, "many"},
       {{"--threads", "-1"}, "-1"},
       {{"--threads", "4x"}, "4x"},
+      {{"--memory-limit", "12XB"}, "12XB"},
+      {{"--memory-limit", "0"}, "--memory-limit"},
+      {{"--memory-limit"}, "--memory-limit"},
       {{"--stats=yes"}, "--stats"},
       {{"a", "b"}, "'b'"},
   };

@@ -32,6 +32,27 @@ VectorPtr Vector::MakeCoded(VectorPtr dictionary, int64_t n) {
   return v;
 }
 
+int64_t Vector::MemoryBytes() const {
+  int64_t n = static_cast<int64_t>(values_.capacity() + bytes_.capacity() + validity_.capacity()) +
+              static_cast<int64_t>(sizeof(Vector));
+  for (const auto& c : children_) {
+    if (c) n += c->MemoryBytes();
+  }
+  return n;
+}
+
+int64_t BatchMemoryBytes(const RecordBatch& b) {
+  int64_t n = 0;
+  for (size_t i = 0; i < b.columns.size(); ++i) {
+    const Vector* v = b.columns[i].get();
+    if (!v) continue;
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j) seen = b.columns[j].get() == v;
+    if (!seen) n += v->MemoryBytes();
+  }
+  return n;
+}
+
 int64_t Vector::CountNulls() const {
   if (validity_.empty()) return 0;
   int64_t valid = 0;

@@ -116,6 +116,9 @@ class Vector {
 
   // Rows [offset, offset+length) as a new vector (copied).
   VectorPtr Slice(int64_t offset, int64_t length) const;
+  // Bytes allocated for this vector's buffers and children (capacities, not sizes), for
+  // memory accounting.
+  int64_t MemoryBytes() const;
 
  private:
   TypePtr type_;
@@ -149,6 +152,10 @@ struct RecordBatch {
   size_t num_columns() const { return columns.size(); }
 };
 using BatchPtr = std::shared_ptr<RecordBatch>;
+
+// Bytes allocated for a batch's columns (Vector::MemoryBytes; a vector that appears in several
+// columns counted once).
+int64_t BatchMemoryBytes(const RecordBatch& b);
 
 // Rows selected by index from every column.
 BatchPtr GatherBatch(const RecordBatch& b, const uint32_t* sel, int64_t n);

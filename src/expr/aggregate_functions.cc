@@ -24,6 +24,16 @@ using columnar::VectorPtr;
 
 namespace {
 
+template <typename T>
+int64_t CapacityBytes(const std::vector<T>& v) {
+  return static_cast<int64_t>(v.capacity() * sizeof(T));
+}
+
+// Heap bytes of a string beyond the object itself (none while it fits the short-string buffer).
+int64_t HeapBytes(const std::string& s) {
+  return s.capacity() > std::string().capacity() ? static_cast<int64_t>(s.capacity()) + 1 : 0;
+}
+
 enum Kind : int {
   kCountStar = 1,
   kCount,
@@ -92,6 +102,8 @@ class CountAgg final : public GroupedAggregate {
     if (num_groups_ > 0) std::memcpy(out->data<int64_t>(), counts_.data(), sizeof(int64_t) * num_groups_);
     return out;
   }
+
+  int64_t MemoryBytes() const override { return CapacityBytes(counts_); }
 
  private:
   bool star_;
@@ -290,6 +302,10 @@ class SumLikeAgg final : public GroupedAggregate {
     return out;
   }
 
+  int64_t MemoryBytes() const override {
+    return CapacityBytes(sums_) + CapacityBytes(counts_) + CapacityBytes(pending_);
+  }
+
  private:
   static Status BigintOverflow() { return Status::OutOfRange("Overflow in SUM of BIGINT values"); }
   Status AddWide(uint32_t g, int128_t x) {
@@ -398,6 +414,8 @@ class FixedPickAgg final : public GroupedAggregate {
     return out;
   }
 
+  int64_t MemoryBytes() const override { return CapacityBytes(vals_) + CapacityBytes(has_); }
+
  private:
   template <typename F>
   void Dispatch(F&& f) const {
@@ -480,6 +498,8 @@ class GenericPickAgg final : public GroupedAggregate {
     return columnar::GatherOrNull(*store_, pick_.data(), num_groups_);
   }
 
+  int64_t MemoryBytes() const override { return store_->MemoryBytes() + CapacityBytes(pick_); }
+
  private:
   template <typename GroupOf>
   Status Offer(const Vector& v, int64_t n, GroupOf group_of) {
@@ -545,15 +565,7 @@ class StringAggAgg final : public GroupedAggregate {
     auto& o = static_cast<StringAggAgg&>(other);
     for (int64_t i = 0; i < o.num_groups_; ++i) {
       if (!o.has_[i] || map[i] == kSkipGroup) continue;
-      uint32_t g = map[i];
-      if (!has_[g]) {
-        text_[g] = o.text_[i];
-        lead_sep_[g] = o.lead_sep_[i];
-        has_[g] = 1;
-      } else {
-        text_[g] += o.lead_sep_[i];
-        text_[g] += o.text_[i];
-      }
+      MergeGroup(o, i, map[i]);
     }
     return Status::OK();
   }
@@ -562,15 +574,7 @@ class StringAggAgg final : public GroupedAggregate {
     for (int64_t k = 0; k < n; ++k) {
       const uint32_t i = src[k];
       if (!o.has_[i]) continue;
-      const uint32_t g = dst[k];
-      if (!has_[g]) {
-        text_[g] = o.text_[i];
-        lead_sep_[g] = o.lead_sep_[i];
-        has_[g] = 1;
-      } else {
-        text_[g] += o.lead_sep_[i];
-        text_[g] += o.text_[i];
-      }
+      MergeGroup(o, i, dst[k]);
     }
     return Status::OK();
   }
@@ -583,16 +587,36 @@ class StringAggAgg final : public GroupedAggregate {
     return out;
   }
 
+  int64_t MemoryBytes() const override {
+    return CapacityBytes(text_) + CapacityBytes(lead_sep_) + CapacityBytes(has_) + heap_;
+  }
+
  private:
   void Append(uint32_t g, std::string_view s, std::string_view sep) {
+    const int64_t before = HeapBytes(text_[g]) + HeapBytes(lead_sep_[g]);
     if (has_[g]) text_[g].append(sep);
     else lead_sep_[g].assign(sep);
     text_[g].append(s);
     has_[g] = 1;
+    heap_ += HeapBytes(text_[g]) + HeapBytes(lead_sep_[g]) - before;
+  }
+  // Appends other's group i to group g.
+  void MergeGroup(const StringAggAgg& o, uint32_t i, uint32_t g) {
+    const int64_t before = HeapBytes(text_[g]) + HeapBytes(lead_sep_[g]);
+    if (!has_[g]) {
+      text_[g] = o.text_[i];
+      lead_sep_[g] = o.lead_sep_[i];
+      has_[g] = 1;
+    } else {
+      text_[g] += o.lead_sep_[i];
+      text_[g] += o.text_[i];
+    }
+    heap_ += HeapBytes(text_[g]) + HeapBytes(lead_sep_[g]) - before;
   }
   std::vector<std::string> text_;
   std::vector<std::string> lead_sep_;  // separator of the group's first row, used by Combine
   std::vector<uint8_t> has_;
+  int64_t heap_ = 0;  // heap bytes of text_ and lead_sep_ strings
 };
 
 // ---- collect_list
@@ -609,7 +633,7 @@ class CollectListAgg final : public GroupedAggregate {
     const Vector& v = *args[0];
     for (int64_t i = 0; i < n; ++i) {
       if (v.IsNull(i)) continue;
-      rows_[g[i]].push_back(store_->size());
+      Add(g[i], store_->size());
       store_->AppendFrom(v, i, 1);
     }
     return Status::OK();
@@ -622,14 +646,14 @@ class CollectListAgg final : public GroupedAggregate {
       int64_t base = store_->size();
       store_->AppendFrom(*o.store_, 0, o.store_->size());
       for (int64_t i = 0; i < o.num_groups_; ++i) {
-        for (int64_t r : o.rows_[i]) rows_[map[i]].push_back(base + r);
+        for (int64_t r : o.rows_[i]) Add(map[i], base + r);
       }
       return Status::OK();
     }
     for (int64_t i = 0; i < o.num_groups_; ++i) {
       if (map[i] == kSkipGroup) continue;
       for (int64_t r : o.rows_[i]) {
-        rows_[map[i]].push_back(store_->size());
+        Add(map[i], store_->size());
         store_->AppendFrom(*o.store_, r, 1);
       }
     }
@@ -639,7 +663,7 @@ class CollectListAgg final : public GroupedAggregate {
     auto& o = static_cast<CollectListAgg&>(other);
     for (int64_t k = 0; k < n; ++k) {
       for (int64_t r : o.rows_[src[k]]) {
-        rows_[dst[k]].push_back(store_->size());
+        Add(dst[k], store_->size());
         store_->AppendFrom(*o.store_, r, 1);
       }
     }
@@ -664,10 +688,23 @@ class CollectListAgg final : public GroupedAggregate {
     return out;
   }
 
+  int64_t MemoryBytes() const override {
+    return store_->MemoryBytes() + CapacityBytes(rows_) + lists_;
+  }
+
  private:
+  // Appends store row r to group g's list.
+  void Add(uint32_t g, int64_t r) {
+    auto& list = rows_[g];
+    const size_t cap = list.capacity();
+    list.push_back(r);
+    lists_ += static_cast<int64_t>((list.capacity() - cap) * sizeof(int64_t));
+  }
+
   TypePtr result_;
   VectorPtr store_;
   std::vector<std::vector<int64_t>> rows_;
+  int64_t lists_ = 0;  // bytes of the rows_ lists' arrays
 };
 
 // ---- variance family (Welford, Chan et al. for Combine)
@@ -735,6 +772,8 @@ class VarianceAgg final : public GroupedAggregate {
     return out;
   }
 
+  int64_t MemoryBytes() const override { return CapacityBytes(st_); }
+
  private:
   struct State {
     double n = 0, mean = 0, m2 = 0;
@@ -763,6 +802,9 @@ class DistinctAgg final : public GroupedAggregate {
       key.assign(reinterpret_cast<const char*>(&g[i]), sizeof(uint32_t));
       for (const Vector* a : args) AppendKey(*a, i, &key);
       if (seen_.insert(key).second) {
+        seen_bytes_ +=
+            kSeenNodeBytes +
+            (key.size() > std::string().capacity() ? static_cast<int64_t>(key.size()) + 1 : 0);
         sel.push_back(static_cast<uint32_t>(i));
         groups.push_back(g[i]);
       }
@@ -801,6 +843,13 @@ class DistinctAgg final : public GroupedAggregate {
   }
   Result<VectorPtr> Finalize() override { return inner_->Finalize(); }
 
+  int64_t MemoryBytes() const override {
+    int64_t n = inner_->MemoryBytes() + CapacityBytes(kept_groups_) + seen_bytes_ +
+                static_cast<int64_t>(seen_.bucket_count() * sizeof(void*));
+    for (const auto& k : kept_) n += k->MemoryBytes();
+    return n;
+  }
+
  private:
   static void AppendKey(const Vector& v, int64_t i, std::string* key) {
     if (v.IsNull(i)) {
@@ -831,8 +880,12 @@ class DistinctAgg final : public GroupedAggregate {
     }
   }
 
+  // A set node: the string object, the next pointer and the cached hash.
+  static constexpr int64_t kSeenNodeBytes = sizeof(std::string) + 2 * sizeof(void*);
+
   std::unique_ptr<GroupedAggregate> inner_;
   std::unordered_set<std::string> seen_;
+  int64_t seen_bytes_ = 0;  // seen_'s nodes and their keys' heap bytes
   std::vector<VectorPtr> kept_;
   std::vector<uint32_t> kept_groups_;
 };

@@ -60,6 +60,9 @@ class GroupedAggregate {
                                  int64_t n);
   // One row per group, in group id order.
   virtual Result<columnar::VectorPtr> Finalize() = 0;
+  // Bytes the state has allocated (array capacities and the strings or values it keeps), for
+  // memory accounting; O(1) or O(arguments), never O(groups).
+  virtual int64_t MemoryBytes() const = 0;
 
  protected:
   int64_t num_groups_ = 0;

@@ -69,6 +69,9 @@ class StringPickAgg final : public GroupedAggregate {
     }
     return out;
   }
+  int64_t MemoryBytes() const override {
+    return static_cast<int64_t>(vals_.capacity() * sizeof(std::string) + has_.capacity()) + heap_;
+  }
 
  private:
   // True when `s` replaces the current pick `cur` (ties keep the earlier value).
@@ -79,16 +82,22 @@ class StringPickAgg final : public GroupedAggregate {
   }
   void Offer(uint32_t g, std::string_view s) {
     if (!has_[g]) {
-      vals_[g].assign(s.data(), s.size());
+      Assign(g, s);
       has_[g] = 1;
     } else if (Better(s, vals_[g])) {
-      vals_[g].assign(s.data(), s.size());
+      Assign(g, s);
     }
+  }
+  void Assign(uint32_t g, std::string_view s) {
+    const size_t cap = vals_[g].capacity();
+    vals_[g].assign(s.data(), s.size());
+    heap_ += static_cast<int64_t>(vals_[g].capacity()) - static_cast<int64_t>(cap);
   }
 
   columnar::TypePtr type_;
   std::vector<std::string> vals_;
   std::vector<uint8_t> has_;
+  int64_t heap_ = 0;  // capacity of vals_' strings beyond their short-string buffers
 };
 
 }  // namespace

@@ -195,13 +195,18 @@ Status Executor::RunPipeline(Pipeline* p) {
   return Status::OK();
 }
 
-Result<std::vector<columnar::BatchPtr>> Executor::Run(PhysicalOperator* root) {
-  PhysicalCollect collect(root->schema(), 1);
+Result<std::vector<columnar::BatchPtr>> Executor::Run(PhysicalOperator* root,
+                                                      MemoryReservation* result_memory) {
+  PhysicalCollect collect(root->schema(), 1, "QueryResult");
   Pipeline p;
   p.sink = &collect;
   RETURN_NOT_OK(Build(root, &p));
   RETURN_NOT_OK(RunPipeline(&p));
   RETURN_NOT_OK(collect.Finalize(*ctx_));
+  if (result_memory) {
+    *result_memory = collect.TakeMemory();
+    result_memory->Trim();
+  }
   return collect.batches();
 }
 

@@ -18,8 +18,11 @@ class PlanStream;
 class Executor {
  public:
   explicit Executor(ExecContext* ctx) : ctx_(ctx) {}
-  // Runs the plan rooted at `root` and returns its output batches in order.
-  Result<std::vector<columnar::BatchPtr>> Run(PhysicalOperator* root);
+  // Runs the plan rooted at `root` and returns its output batches in order. The bytes of the
+  // collected output are reserved under ctx->memory while the plan runs, and afterwards in
+  // `*result_memory` when given (the caller keeps the batches) or not at all.
+  Result<std::vector<columnar::BatchPtr>> Run(PhysicalOperator* root,
+                                              MemoryReservation* result_memory = nullptr);
 
  private:
   friend class PlanStream;

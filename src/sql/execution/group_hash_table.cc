@@ -123,7 +123,23 @@ void RowKeys::Encode(const std::vector<const Vector*>& keys, int64_t n) {
   for (int64_t i = 0; i < n; ++i) hashes_[i] = XXH3_64bits(out + offsets_[i], offsets_[i + 1] - offsets_[i]);
 }
 
+int64_t RowKeys::MemoryBytes() const {
+  return static_cast<int64_t>(bytes_.capacity() + offsets_.capacity() * sizeof(int64_t) +
+                              hashes_.capacity() * sizeof(uint64_t) + has_null_.capacity());
+}
+
 namespace {
+
+// The bytes a std::vector of `elem`-byte elements with `size` and `cap` may newly allocate when
+// `add` more elements are appended one at a time (capacity doubles; the old array is freed
+// after the new one is filled, so only the new array counts as more).
+int64_t VectorGrowth(size_t size, size_t cap, int64_t add, int64_t elem) {
+  const size_t need = size + static_cast<size_t>(add);
+  if (need <= cap) return 0;
+  size_t c = cap == 0 ? 1 : cap;
+  while (c < need) c *= 2;
+  return static_cast<int64_t>(c) * elem;
+}
 
 constexpr uint64_t kTagMask = 0xFFFFFFFF00000000ull;
 
@@ -200,6 +216,32 @@ void GroupHashTable::Grow() {
     while (slots_[s] != 0) s = (s + 1) & mask_;
     slots_[s] = (hashes_[g] & kTagMask) | (g + 1);
   }
+}
+
+int64_t GroupHashTable::MemoryBytes() const {
+  int64_t n = static_cast<int64_t>(arena_.capacity() + key_offsets_.capacity() * sizeof(int64_t) +
+                                   hashes_.capacity() * sizeof(uint64_t) +
+                                   slots_.capacity() * sizeof(uint64_t) +
+                                   new_rows_.capacity() * sizeof(uint32_t));
+  for (const auto& c : key_columns_) n += c->MemoryBytes();
+  return n + scratch_.MemoryBytes();
+}
+
+int64_t GroupHashTable::GrowthBound(int64_t n) const {
+  if (n <= 0) return 0;
+  const size_t groups = hashes_.size();
+  int64_t bound = VectorGrowth(groups, hashes_.capacity(), n, sizeof(uint64_t));
+  // Slots double whenever groups * 2 exceed them; the old array lives until the copy is done.
+  size_t slots = slots_.size();
+  while ((groups + static_cast<size_t>(n)) * 2 > slots) slots *= 2;
+  if (slots != slots_.size()) bound += static_cast<int64_t>(slots * sizeof(uint64_t));
+  int64_t key_bytes = fixed_width_;
+  if (fixed_width_ < 0) {
+    bound += VectorGrowth(key_offsets_.size(), key_offsets_.capacity(), n, sizeof(int64_t));
+    key_bytes = groups > 0 ? static_cast<int64_t>(arena_.size() / groups) + 1 : 16;
+  }
+  bound += VectorGrowth(arena_.size(), arena_.capacity(), n * key_bytes, 1);
+  return bound;
 }
 
 void GroupHashTable::FindOrInsert(const std::vector<const Vector*>& keys, int64_t n, uint32_t* ids) {

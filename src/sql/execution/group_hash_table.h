@@ -31,6 +31,8 @@ class RowKeys {
   int64_t length(int64_t i) const { return offsets_[i + 1] - offsets_[i]; }
   uint64_t hash(int64_t i) const { return hashes_[i]; }
   bool has_null(int64_t i) const { return has_null_[i] != 0; }
+  // Bytes allocated for the encodings (capacities), for memory accounting.
+  int64_t MemoryBytes() const;
 
  private:
   int64_t n_ = 0;
@@ -57,6 +59,13 @@ class GroupHashTable {
   uint64_t hash(int64_t g) const { return hashes_[g]; }
   // One column per key, one row per group (in id order).
   const std::vector<columnar::VectorPtr>& key_columns() const { return key_columns_; }
+
+  // Bytes allocated for the table: slots, hashes, encoded keys, key columns, scratch.
+  int64_t MemoryBytes() const;
+  // At most how many bytes more FindOrInsert of `n` rows may allocate in the slot, hash, offset
+  // and (fixed-width) key arrays, counting a reallocation's old and new array both; variable-width
+  // keys are estimated from the average key so far. The key columns' growth is not included.
+  int64_t GrowthBound(int64_t n) const;
 
  private:
   int64_t Probe(uint64_t h, const uint8_t* key, int64_t len, size_t* slot) const;

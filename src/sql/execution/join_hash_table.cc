@@ -1,5 +1,6 @@
 #include "sql/execution/join_hash_table.h"
 
+#include <algorithm>
 #include <array>
 #include <type_traits>
 
@@ -80,10 +81,37 @@ JoinHashTable::JoinHashTable(const std::vector<columnar::TypePtr>& build_types,
 
 JoinHashTable::~JoinHashTable() = default;
 
-Status JoinHashTable::Build(ExecContext& ctx, std::vector<std::vector<VectorPtr>> chunk_keys) {
+int64_t JoinHashTable::ChunkBytes() const {
+  int64_t n = 0;
+  for (const auto& ch : chunks_) {
+    n += static_cast<int64_t>(sizeof(ChunkHashes) + ch->hashes.capacity() * sizeof(uint64_t) +
+                              ch->ints.capacity() * sizeof(int64_t) + ch->valid.capacity()) +
+         ch->enc.MemoryBytes();
+  }
+  return n;
+}
+
+int64_t JoinHashTable::MemoryBytes() const {
+  const int64_t entry = int_keys_ ? sizeof(IntEntry) : sizeof(KeyEntry);
+  const int64_t dir = dir_start_.empty() ? 0 : dir_start_.back();
+  return ChunkBytes() + std::max<int64_t>(entries_, 1) * entry +
+         dir * static_cast<int64_t>(sizeof(uint32_t)) +
+         static_cast<int64_t>((dir_start_.capacity() + dir_mask_.capacity()) * sizeof(int64_t));
+}
+
+Status JoinHashTable::Build(ExecContext& ctx, std::vector<std::vector<VectorPtr>> chunk_keys,
+                            MemoryReservation* memory) {
   const size_t nc = chunk_keys.size();
+  MemoryReservation none;
+  if (!memory) memory = &none;
+  const int64_t held = memory->bytes();  // what the caller held before
   chunks_.clear();
   for (size_t c = 0; c < nc; ++c) chunks_.push_back(std::make_unique<ChunkHashes>());
+  // Phase 1 allocates per row a hash, a validity byte and an int64 key or (encoded keys) an
+  // offset, a hash, a NULL flag and the encoding itself (measured afterwards).
+  int64_t rows = 0;
+  for (const auto& k : chunk_keys) rows += k.empty() ? 0 : k[0]->size();
+  RETURN_NOT_OK(memory->Resize(held + rows * (int_keys_ ? 17 : 34)));
   // 1. Hash every chunk and count its non-NULL rows per radix bucket.
   RETURN_NOT_OK(RunTasks(ctx, static_cast<int64_t>(nc), [&](int64_t c, int) {
     ChunkHashes& ch = *chunks_[c];
@@ -105,6 +133,7 @@ Status JoinHashTable::Build(ExecContext& ctx, std::vector<std::vector<VectorPtr>
     keys.clear();  // release evaluated key columns early
     return Status::OK();
   }));
+  RETURN_NOT_OK(memory->Resize(held + ChunkBytes()));
   // 2. Partition sizes and each chunk's write cursor per partition (O(chunks x partitions)).
   int64_t total = 0;
   for (const auto& ch : chunks_) {
@@ -149,6 +178,12 @@ Status JoinHashTable::Build(ExecContext& ctx, std::vector<std::vector<VectorPtr>
     dir_mask_[p] = size - 1;
     dir_start_[p + 1] = dir_start_[p] + static_cast<int64_t>(size);
   }
+  // The directories and the entries, reserved before they are allocated; the per-chunk hashes
+  // and integer keys are freed by the scatter below.
+  RETURN_NOT_OK(memory->Resize(
+      held + ChunkBytes() + dir_start_[parts] * static_cast<int64_t>(sizeof(uint32_t)) +
+      std::max<int64_t>(total, 1) *
+          static_cast<int64_t>(int_keys_ ? sizeof(IntEntry) : sizeof(KeyEntry))));
   heads_.reset(new uint32_t[dir_start_[parts]]);
   if (int_keys_) {
     int_entries_.reset(new IntEntry[total > 0 ? total : 1]);
@@ -198,7 +233,7 @@ Status JoinHashTable::Build(ExecContext& ctx, std::vector<std::vector<VectorPtr>
     return Status::OK();
   }));
   if (int_keys_) chunks_.clear();
-  return Status::OK();
+  return memory->Resize(held + MemoryBytes());
 }
 
 void JoinHashTable::HashProbe(const std::vector<const Vector*>& keys, int64_t n, ProbeKeys* out) const {

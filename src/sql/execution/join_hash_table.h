@@ -43,8 +43,10 @@ class JoinHashTable {
   ~JoinHashTable();
 
   // Indexes the build side: chunk_keys[c] are the key columns of build chunk c, whose rows are
-  // build rows [sum of the earlier chunks' sizes, ...).
-  Status Build(ExecContext& ctx, std::vector<std::vector<columnar::VectorPtr>> chunk_keys);
+  // build rows [sum of the earlier chunks' sizes, ...). `memory` (may be null) is grown by what
+  // the table allocates, before each large allocation: OutOfMemory leaves the table unusable.
+  Status Build(ExecContext& ctx, std::vector<std::vector<columnar::VectorPtr>> chunk_keys,
+               MemoryReservation* memory = nullptr);
 
   void HashProbe(const std::vector<const columnar::Vector*>& keys, int64_t n, ProbeKeys* out) const;
   // Calls f(build_row) for every build row whose key equals probe row i's (ascending rows).
@@ -52,6 +54,8 @@ class JoinHashTable {
   void Matches(const ProbeKeys& k, int64_t i, F&& f) const;
 
   bool int_keys() const { return int_keys_; }
+  // Bytes the built table holds: entries, directories and (encoded keys) the build encodings.
+  int64_t MemoryBytes() const;
   int64_t entries() const { return entries_; }
   int partitions() const { return 1 << bits_; }
 
@@ -69,6 +73,7 @@ class JoinHashTable {
     uint32_t next;
   };
   struct ChunkHashes;
+  int64_t ChunkBytes() const;  // the per-chunk hashes, keys and encodings
 
   const uint32_t* Slot(uint64_t h) const {
     const int p = bits_ == 0 ? 0 : static_cast<int>(h >> (64 - bits_));

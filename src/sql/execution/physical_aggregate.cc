@@ -17,12 +17,22 @@ struct PhysicalHashAggregate::Table {
   std::unique_ptr<GroupHashTable> hash;  // null for a global aggregate
   std::vector<std::unique_ptr<expr::GroupedAggregate>> states;
   int64_t groups() const { return hash ? hash->size() : 1; }
+  int64_t MemoryBytes() const {
+    int64_t n = hash ? hash->MemoryBytes() : 0;
+    for (const auto& s : states) n += s->MemoryBytes();
+    return n;
+  }
 };
 
 namespace {
 struct AggLocal : LocalSinkState {
-  explicit AggLocal(int64_t ts) : eval(ts) {}
+  AggLocal(int64_t ts, MemoryReservation m) : eval(ts), memory(std::move(m)) {}
+  // The bytes the worker's table and small-key cache hold.
+  int64_t MemoryBytes() const {
+    return (table ? table->MemoryBytes() : 0) + (small_keys ? small_keys->MemoryBytes() : 0);
+  }
   expr::EvalContext eval;
+  MemoryReservation memory;
   std::unique_ptr<PhysicalHashAggregate::Table> table;
   std::unique_ptr<SmallKeyGrouper> small_keys;  // null when the key types have no fast path
   CodedKeyGrouper coded_keys;                    // keys that are all dictionary-coded
@@ -68,7 +78,7 @@ std::unique_ptr<PhysicalHashAggregate::Table> PhysicalHashAggregate::NewTable() 
 }
 
 Result<std::unique_ptr<LocalSinkState>> PhysicalHashAggregate::MakeLocalSink(ExecContext& ctx, int) {
-  auto l = std::make_unique<AggLocal>(ctx.statement_timestamp);
+  auto l = std::make_unique<AggLocal>(ctx.statement_timestamp, ctx.Reserve(Name()));
   l->table = NewTable();
   if (!groups_.empty()) {
     std::vector<columnar::TypePtr> types;
@@ -108,6 +118,8 @@ Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk ch
   if (grouped) {
     RETURN_NOT_OK(eval_all(groups_, &l->keys, &l->key_ptrs, true));
     l->ids.resize(n);
+    // The table's arrays may double while inserting: reserve that before it happens.
+    RETURN_NOT_OK(l->memory.Resize(l->MemoryBytes() + l->table->hash->GrowthBound(n)));
     if (!l->coded_keys.Map(l->key_ptrs, n, l->table->hash.get(), l->ids.data())) {
       for (size_t k = 0; k < l->keys.size(); ++k) {
         if (!l->keys[k]->IsDictionary()) continue;
@@ -130,7 +142,7 @@ Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk ch
       RETURN_NOT_OK(state.UpdateOneGroup(0, l->arg_ptrs, n));
     }
   }
-  return Status::OK();
+  return l->memory.Resize(l->MemoryBytes());
 }
 
 Status PhysicalHashAggregate::Combine(ExecContext&, LocalSinkState* local, int) {
@@ -139,14 +151,20 @@ Status PhysicalHashAggregate::Combine(ExecContext&, LocalSinkState* local, int) 
   for (auto& s : t->states) {
     if (s->num_groups() < t->groups()) s->Resize(t->groups());
   }
+  // The small-key cache is freed with the local state; the table moves on.
+  RETURN_NOT_OK(l->memory.Resize(t->MemoryBytes()));
   std::lock_guard<std::mutex> lock(mu_);
+  memory_.Merge(std::move(l->memory));
   locals_.push_back(std::move(t));
   return Status::OK();
 }
 
-Status PhysicalHashAggregate::Merge(Table* into, Table& t) const {
+Status PhysicalHashAggregate::Merge(Table* into, Table& t, MemoryReservation* memory,
+                                    int64_t others) const {
   std::vector<uint32_t> map;
   if (t.hash) {
+    RETURN_NOT_OK(
+        memory->Resize(others + into->MemoryBytes() + into->hash->GrowthBound(t.hash->size())));
     std::vector<const Vector*> ptrs;
     for (const auto& c : t.hash->key_columns()) ptrs.push_back(c.get());
     map.resize(t.hash->size());
@@ -159,7 +177,7 @@ Status PhysicalHashAggregate::Merge(Table* into, Table& t) const {
     if (g.num_groups() < into->groups()) g.Resize(into->groups());
     RETURN_NOT_OK(g.Combine(*t.states[a], map.data()));
   }
-  return Status::OK();
+  return memory->Resize(others + into->MemoryBytes());
 }
 
 Result<columnar::BatchPtr> PhysicalHashAggregate::Output(Table& t) const {
@@ -176,15 +194,26 @@ Result<columnar::BatchPtr> PhysicalHashAggregate::Output(Table& t) const {
 
 Status PhysicalHashAggregate::FinalizeSerial(ExecContext& ctx) {
   std::unique_ptr<Table> global = locals_.empty() ? NewTable() : std::move(locals_[0]);
+  // Tables merged in one by one: the reservation follows the global table plus the rest.
+  int64_t rest = 0;
+  for (size_t i = 1; i < locals_.size(); ++i) rest += locals_[i]->MemoryBytes();
   for (size_t i = 1; i < locals_.size(); ++i) {
-    RETURN_NOT_OK(Merge(global.get(), *locals_[i]));
+    rest -= locals_[i]->MemoryBytes();
+    RETURN_NOT_OK(Merge(global.get(), *locals_[i], &memory_, rest + locals_[i]->MemoryBytes()));
     locals_[i].reset();
   }
   locals_.clear();
-  if (global->groups() == 0) return Status::OK();
+  if (global->groups() == 0) return memory_.Resize(0);
   ASSIGN_OR_RETURN(auto b, Output(*global));
+  // The output shares the key columns with the table; its slices copy all of it.
+  int64_t key_bytes = 0;
+  if (global->hash) {
+    for (const auto& c : global->hash->key_columns()) key_bytes += c->MemoryBytes();
+  }
+  const int64_t out_bytes = columnar::BatchMemoryBytes(*b);
+  RETURN_NOT_OK(memory_.Resize(global->MemoryBytes() + (out_bytes - key_bytes) + out_bytes));
   result_ = SplitBatch(b, ctx.batch_size);
-  return Status::OK();
+  return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
 Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
@@ -194,6 +223,13 @@ Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
   const size_t nt = locals_.size();
   // Each local table's groups by partition (top hash bits), ascending within a partition.
   std::vector<std::vector<std::vector<uint32_t>>> groups_of(nt);
+  int64_t local_bytes = 0, groups = 0;
+  for (const auto& t : locals_) {
+    local_bytes += t->MemoryBytes();
+    groups += t->groups();
+  }
+  // The group lists: one id per group, and up to twice that while a list grows.
+  RETURN_NOT_OK(memory_.Resize(local_bytes + groups * static_cast<int64_t>(2 * sizeof(uint32_t))));
   RETURN_NOT_OK(RunTasks(ctx, static_cast<int64_t>(nt), [&](int64_t t, int) -> Status {
     Table& table = *locals_[t];
     for (auto& s : table.states) RETURN_NOT_OK(s->PrepareCombine());
@@ -205,7 +241,13 @@ Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
     return Status::OK();
   }));
   std::vector<columnar::BatchPtr> outputs(parts);
-  RETURN_NOT_OK(RunTasks(ctx, parts, [&](int64_t p, int) -> Status {
+  // Per worker: the outputs of its finished partitions and the table of the one it merges;
+  // merged into memory_ when all are done.
+  std::vector<MemoryReservation> worker_memory;
+  for (int w = 0; w < TaskWorkers(ctx, parts); ++w) worker_memory.push_back(ctx.Reserve(Name()));
+  RETURN_NOT_OK(RunTasks(ctx, parts, [&](int64_t p, int w) -> Status {
+    MemoryReservation& memory = worker_memory[w];
+    const int64_t done = memory.bytes();  // earlier partitions' outputs
     std::unique_ptr<Table> part = NewTable();
     std::vector<uint32_t> ids, map;
     for (size_t t = 0; t < nt; ++t) {
@@ -220,6 +262,7 @@ Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
         ptrs.push_back(keys.back().get());
       }
       ids.resize(k);
+      RETURN_NOT_OK(memory.Resize(done + part->MemoryBytes() + part->hash->GrowthBound(k)));
       part->hash->FindOrInsert(ptrs, k, ids.data());
       map.assign(src.groups(), expr::GroupedAggregate::kSkipGroup);
       for (int64_t i = 0; i < k; ++i) map[sel[i]] = ids[i];
@@ -228,20 +271,31 @@ Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
         if (g.num_groups() < part->groups()) g.Resize(part->groups());
         RETURN_NOT_OK(g.Combine(*src.states[a], map.data()));
       }
+      RETURN_NOT_OK(memory.Resize(done + part->MemoryBytes()));
     }
-    if (part->groups() == 0) return Status::OK();
+    if (part->groups() == 0) return memory.Resize(done);
     ASSIGN_OR_RETURN(outputs[p], Output(*part));
-    return Status::OK();
+    RETURN_NOT_OK(
+        memory.Resize(done + part->MemoryBytes() + columnar::BatchMemoryBytes(*outputs[p])));
+    part.reset();
+    return memory.Resize(done + columnar::BatchMemoryBytes(*outputs[p]));
   }));
   locals_.clear();
-  for (const auto& b : outputs) {
+  groups_of.clear();
+  RETURN_NOT_OK(memory_.Resize(0));
+  for (auto& m : worker_memory) memory_.Merge(std::move(m));
+  // The slices copy the outputs.
+  RETURN_NOT_OK(memory_.Grow(memory_.bytes()));
+  for (auto& b : outputs) {
     if (!b) continue;
     for (auto& s : SplitBatch(b, ctx.batch_size)) result_.push_back(std::move(s));
+    b.reset();
   }
-  return Status::OK();
+  return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
 Status PhysicalHashAggregate::Finalize(ExecContext& ctx) {
+  if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
   int64_t groups = 0;
   for (const auto& t : locals_) groups += t->groups();
   if (groups_.empty() || locals_.size() < 2 || groups < kPartitionedMergeGroups) return FinalizeSerial(ctx);
@@ -249,14 +303,16 @@ Status PhysicalHashAggregate::Finalize(ExecContext& ctx) {
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalHashAggregate::OpenSource(ExecContext&) {
-  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+  return std::unique_ptr<SourceState>(new BatchListSource(std::move(result_), std::move(memory_)));
 }
 
 // ---- set operations
 
 namespace {
 struct SetLocal : LocalSinkState {
+  explicit SetLocal(MemoryReservation m) : memory(std::move(m)) {}
   std::vector<Chunk> chunks;
+  MemoryReservation memory;
 };
 }  // namespace
 
@@ -264,22 +320,27 @@ std::string PhysicalSetOp::Name() const {
   return std::string(op_ == SetOpType::kExcept ? "Except" : "Intersect") + (all_ ? "All" : "");
 }
 
-Result<std::unique_ptr<LocalSinkState>> PhysicalSetOp::MakeLocalSink(ExecContext&, int) {
-  return std::unique_ptr<LocalSinkState>(new SetLocal());
+Result<std::unique_ptr<LocalSinkState>> PhysicalSetOp::MakeLocalSink(ExecContext& ctx, int) {
+  return std::unique_ptr<LocalSinkState>(new SetLocal(ctx.Reserve(Name())));
 }
 
 Status PhysicalSetOp::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
-  static_cast<SetLocal*>(local)->chunks.push_back(std::move(chunk));
+  auto* l = static_cast<SetLocal*>(local);
+  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*chunk.batch)));
+  l->chunks.push_back(std::move(chunk));
   return Status::OK();
 }
 
 Status PhysicalSetOp::Combine(ExecContext&, LocalSinkState* local, int input) {
+  auto* l = static_cast<SetLocal*>(local);
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& c : static_cast<SetLocal*>(local)->chunks) inputs_[input].push_back(std::move(c));
+  memory_.Merge(std::move(l->memory));
+  for (auto& c : l->chunks) inputs_[input].push_back(std::move(c));
   return Status::OK();
 }
 
 Status PhysicalSetOp::Finalize(ExecContext& ctx) {
+  if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
   std::vector<columnar::TypePtr> types;
   for (const auto& f : schema()->fields) types.push_back(f.type);
   GroupHashTable table(types);
@@ -288,14 +349,26 @@ Status PhysicalSetOp::Finalize(ExecContext& ctx) {
     auto& chunks = inputs_[side];
     std::stable_sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
     std::vector<uint32_t> ids;
-    for (const auto& c : chunks) {
+    // The reservation: the input chunks not yet hashed, the table and the counts.
+    int64_t input_bytes = ChunksMemoryBytes(inputs_[0]) + ChunksMemoryBytes(inputs_[1]);
+    auto held = [&] {
+      return input_bytes + table.MemoryBytes() +
+             static_cast<int64_t>((counts[0].capacity() + counts[1].capacity()) * sizeof(int64_t));
+    };
+    for (auto& c : chunks) {
+      const int64_t n = c.batch->num_rows;
       std::vector<const Vector*> cols;
       for (const auto& v : c.batch->columns) cols.push_back(v.get());
-      ids.resize(c.batch->num_rows);
-      table.FindOrInsert(cols, c.batch->num_rows, ids.data());
+      ids.resize(n);
+      RETURN_NOT_OK(memory_.Resize(held() + table.GrowthBound(n) +
+                                   4 * n * static_cast<int64_t>(sizeof(int64_t))));
+      table.FindOrInsert(cols, n, ids.data());
       counts[0].resize(table.size(), 0);
       counts[1].resize(table.size(), 0);
       for (uint32_t g : ids) counts[side][g]++;
+      input_bytes -= columnar::BatchMemoryBytes(*c.batch);
+      c.batch.reset();
+      RETURN_NOT_OK(memory_.Resize(held()));
     }
     chunks.clear();
   }
@@ -312,16 +385,24 @@ Status PhysicalSetOp::Finalize(ExecContext& ctx) {
     }
     for (int64_t k = 0; k < copies; ++k) sel.push_back(static_cast<uint32_t>(g));
   }
-  if (sel.empty()) return Status::OK();
+  if (sel.empty()) return memory_.Resize(0);
+  // The gathered rows, then their slices: at most twice the table's key columns per copy.
+  int64_t key_bytes = 0;
+  for (const auto& k : table.key_columns()) key_bytes += k->MemoryBytes();
+  const int64_t copy_bytes =
+      key_bytes * static_cast<int64_t>(sel.size()) / std::max<int64_t>(1, table.size());
+  RETURN_NOT_OK(memory_.Resize(table.MemoryBytes() +
+                               static_cast<int64_t>(sel.capacity() * sizeof(uint32_t)) +
+                               2 * copy_bytes));
   std::vector<columnar::VectorPtr> cols;
   for (const auto& k : table.key_columns()) cols.push_back(columnar::Gather(*k, sel.data(), sel.size()));
   auto b = std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), static_cast<int64_t>(sel.size()));
   result_ = SplitBatch(b, ctx.batch_size);
-  return Status::OK();
+  return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalSetOp::OpenSource(ExecContext&) {
-  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+  return std::unique_ptr<SourceState>(new BatchListSource(std::move(result_), std::move(memory_)));
 }
 
 }  // namespace shoal::sql

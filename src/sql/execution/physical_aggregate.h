@@ -48,8 +48,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
 
  private:
   std::unique_ptr<Table> NewTable() const;
-  // Merges `t` into `into` (both with states sized to their groups).
-  Status Merge(Table* into, Table& t) const;
+  // Merges `t` into `into` (both with states sized to their groups), keeping `memory` at
+  // `others` (the bytes of the other tables still held) plus what `into` holds.
+  Status Merge(Table* into, Table& t, MemoryReservation* memory, int64_t others) const;
   Status FinalizeSerial(ExecContext& ctx);
   Status FinalizePartitioned(ExecContext& ctx);
   // One batch: key columns followed by each aggregate's finalized states.
@@ -60,6 +61,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::mutex mu_;
   std::vector<std::unique_ptr<Table>> locals_;  // one per worker, handed over by Combine
   std::vector<columnar::BatchPtr> result_;
+  MemoryReservation memory_;  // locals_ (the workers' reservations merged), then result_
 };
 
 class PhysicalSetOp : public PhysicalOperator {
@@ -81,6 +83,7 @@ class PhysicalSetOp : public PhysicalOperator {
   std::mutex mu_;
   std::vector<Chunk> inputs_[2];
   std::vector<columnar::BatchPtr> result_;
+  MemoryReservation memory_;  // inputs_, the finalize table, then result_
 };
 
 }  // namespace shoal::sql

@@ -34,7 +34,9 @@ struct EvalState : OperatorState {
 };
 
 struct ChunkList : LocalSinkState {
+  explicit ChunkList(MemoryReservation m) : memory(std::move(m)) {}
   std::vector<Chunk> chunks;
+  MemoryReservation memory;
 };
 
 void SortChunks(std::vector<Chunk>* chunks) {
@@ -140,20 +142,23 @@ std::vector<int> PhysicalCollect::SinkInputs() const {
   return v;
 }
 
-Result<std::unique_ptr<LocalSinkState>> PhysicalCollect::MakeLocalSink(ExecContext&, int) {
-  return std::unique_ptr<LocalSinkState>(new ChunkList());
+Result<std::unique_ptr<LocalSinkState>> PhysicalCollect::MakeLocalSink(ExecContext& ctx, int) {
+  return std::unique_ptr<LocalSinkState>(new ChunkList(ctx.Reserve(name_)));
 }
 
 Status PhysicalCollect::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int input) {
+  auto* l = static_cast<ChunkList*>(local);
   chunk.order |= static_cast<uint64_t>(input) << 48;
-  static_cast<ChunkList*>(local)->chunks.push_back(std::move(chunk));
+  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*chunk.batch)));
+  l->chunks.push_back(std::move(chunk));
   return Status::OK();
 }
 
 Status PhysicalCollect::Combine(ExecContext&, LocalSinkState* local, int) {
-  auto& c = static_cast<ChunkList*>(local)->chunks;
+  auto* l = static_cast<ChunkList*>(local);
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& x : c) chunks_.push_back(std::move(x));
+  memory_.Merge(std::move(l->memory));
+  for (auto& x : l->chunks) chunks_.push_back(std::move(x));
   return Status::OK();
 }
 
@@ -169,27 +174,30 @@ Status PhysicalCollect::Finalize(ExecContext&) {
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalCollect::OpenSource(ExecContext&) {
-  return std::unique_ptr<SourceState>(new BatchListSource(batches_));
+  return std::unique_ptr<SourceState>(new BatchListSource(std::move(batches_), std::move(memory_)));
 }
 
 std::string PhysicalLimit::Details() const {
   return std::to_string(limit_) + (offset_ ? " offset " + std::to_string(offset_) : "");
 }
 
-Result<std::unique_ptr<LocalSinkState>> PhysicalLimit::MakeLocalSink(ExecContext&, int) {
-  return std::unique_ptr<LocalSinkState>(new ChunkList());
+Result<std::unique_ptr<LocalSinkState>> PhysicalLimit::MakeLocalSink(ExecContext& ctx, int) {
+  return std::unique_ptr<LocalSinkState>(new ChunkList(ctx.Reserve(Name())));
 }
 
 Status PhysicalLimit::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+  auto* l = static_cast<ChunkList*>(local);
   rows_.fetch_add(chunk.batch->num_rows, std::memory_order_relaxed);
-  static_cast<ChunkList*>(local)->chunks.push_back(std::move(chunk));
+  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*chunk.batch)));
+  l->chunks.push_back(std::move(chunk));
   return Status::OK();
 }
 
 Status PhysicalLimit::Combine(ExecContext&, LocalSinkState* local, int) {
-  auto& c = static_cast<ChunkList*>(local)->chunks;
+  auto* l = static_cast<ChunkList*>(local);
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& x : c) chunks_.push_back(std::move(x));
+  memory_.Merge(std::move(l->memory));
+  for (auto& x : l->chunks) chunks_.push_back(std::move(x));
   return Status::OK();
 }
 
@@ -211,11 +219,11 @@ Status PhysicalLimit::Finalize(ExecContext&) {
     skip = 0;
   }
   chunks_.clear();
-  return Status::OK();
+  return memory_.Resize(BatchesMemoryBytes(batches_));
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalLimit::OpenSource(ExecContext&) {
-  return std::unique_ptr<SourceState>(new BatchListSource(batches_));
+  return std::unique_ptr<SourceState>(new BatchListSource(std::move(batches_), std::move(memory_)));
 }
 
 }  // namespace shoal::sql

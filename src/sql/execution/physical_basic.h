@@ -110,6 +110,9 @@ class PhysicalCollect : public PhysicalOperator {
 
   // The collected batches, in order (after Finalize).
   const std::vector<columnar::BatchPtr>& batches() const { return batches_; }
+  // The reservation covering the collected batches, for whoever keeps them longer than this
+  // operator (the statement's result).
+  MemoryReservation TakeMemory() { return std::move(memory_); }
 
  private:
   int inputs_;
@@ -117,6 +120,7 @@ class PhysicalCollect : public PhysicalOperator {
   std::mutex mu_;
   std::vector<Chunk> chunks_;
   std::vector<columnar::BatchPtr> batches_;
+  MemoryReservation memory_;  // the workers' reservations, merged
 };
 
 // LIMIT/OFFSET in input order; signals the sources to stop once enough rows arrived.
@@ -142,6 +146,7 @@ class PhysicalLimit : public PhysicalOperator {
   std::mutex mu_;
   std::vector<Chunk> chunks_;
   std::vector<columnar::BatchPtr> batches_;
+  MemoryReservation memory_;  // chunks_, then batches_
 };
 
 }  // namespace shoal::sql

@@ -19,7 +19,9 @@ struct PhysicalJoinBase::ProbeState : OperatorState {
 
 namespace {
 struct BuildLocal : LocalSinkState {
+  explicit BuildLocal(MemoryReservation m) : memory(std::move(m)) {}
   std::vector<Chunk> chunks;
+  MemoryReservation memory;
 };
 
 bool TracksLeft(LogicalJoinType t) {
@@ -43,22 +45,27 @@ std::string PhysicalJoinBase::TypeAndResidual() const {
   return s;
 }
 
-Result<std::unique_ptr<LocalSinkState>> PhysicalJoinBase::MakeLocalSink(ExecContext&, int) {
-  return std::unique_ptr<LocalSinkState>(new BuildLocal());
+Result<std::unique_ptr<LocalSinkState>> PhysicalJoinBase::MakeLocalSink(ExecContext& ctx, int) {
+  return std::unique_ptr<LocalSinkState>(new BuildLocal(ctx.Reserve(Name() + " build side")));
 }
 
 Status PhysicalJoinBase::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
-  static_cast<BuildLocal*>(local)->chunks.push_back(std::move(chunk));
+  auto* l = static_cast<BuildLocal*>(local);
+  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*chunk.batch)));
+  l->chunks.push_back(std::move(chunk));
   return Status::OK();
 }
 
 Status PhysicalJoinBase::Combine(ExecContext&, LocalSinkState* local, int) {
+  auto* l = static_cast<BuildLocal*>(local);
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& c : static_cast<BuildLocal*>(local)->chunks) build_chunks_.push_back(std::move(c));
+  memory_.Merge(std::move(l->memory));
+  for (auto& c : l->chunks) build_chunks_.push_back(std::move(c));
   return Status::OK();
 }
 
 Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
+  if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name() + " build side"));
   std::stable_sort(build_chunks_.begin(), build_chunks_.end(),
                    [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
   std::vector<columnar::BatchPtr> batches;
@@ -69,20 +76,32 @@ Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
   }
   build_chunks_.clear();
   std::vector<columnar::VectorPtr> cols;
+  const int64_t chunk_bytes = BatchesMemoryBytes(batches);
   if (batches.empty()) {
     for (const auto& f : right_schema_->fields) cols.push_back(Vector::Make(f.type));
   } else {
+    // The concatenation copies the chunks (one chunk is used as it is).
+    if (batches.size() > 1) RETURN_NOT_OK(memory_.Resize(2 * chunk_bytes));
     ASSIGN_OR_RETURN(cols, ConcatColumnsParallel(ctx, batches, right_schema_->size()));
   }
   build_ = std::make_shared<columnar::RecordBatch>(right_schema_, std::move(cols), n);
+  const int64_t build_bytes = batches.size() > 1 ? columnar::BatchMemoryBytes(*build_) : 0;
+  RETURN_NOT_OK(memory_.Resize(chunk_bytes + build_bytes));
   if (TracksBuild(type_) || build_output_) {
+    RETURN_NOT_OK(memory_.Grow(std::max<int64_t>(n, 1)));
     build_matched_.reset(new std::atomic<uint8_t>[n > 0 ? n : 1]);
     for (int64_t i = 0; i < n; ++i) build_matched_[i].store(0, std::memory_order_relaxed);
   }
   build_batches_ = std::move(batches);
   Status st = BuildIndex(ctx);
   build_batches_.clear();
-  return st;
+  RETURN_NOT_OK(st);
+  // The chunks are gone (unless the build is one chunk used as it is); the table stays.
+  RETURN_NOT_OK(memory_.Resize(columnar::BatchMemoryBytes(*build_) +
+                               (build_matched_ ? std::max<int64_t>(n, 1) : 0) +
+                               IndexMemoryBytes()));
+  memory_.Trim();
+  return Status::OK();
 }
 
 bool PhysicalJoinBase::PassesColumn(int col, int* child, int* child_col) const {
@@ -273,7 +292,7 @@ Status PhysicalHashJoin::BuildIndex(ExecContext& ctx) {
     for (const auto& k : keys) chunks.push_back(k[key].get());
     if (auto summary = SummarizeKeys(chunks, right_keys_[key]->type)) filter->Publish(std::move(*summary));
   }
-  return table_->Build(ctx, std::move(keys));
+  return table_->Build(ctx, std::move(keys), &memory_);
 }
 
 bool PhysicalHashJoin::DropsUnmatchedProbeRows() const {

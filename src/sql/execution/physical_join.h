@@ -46,8 +46,11 @@ class PhysicalJoinBase : public PhysicalOperator {
  protected:
   struct ProbeState;
   // Called at the end of Finalize once build_ holds the whole build side (and build_batches_
-  // its chunks in build-row order; cleared after BuildIndex returns).
+  // its chunks in build-row order; cleared after BuildIndex returns). Grows memory_ by what the
+  // index allocates.
   virtual Status BuildIndex(ExecContext& ctx) { return Status::OK(); }
+  // Bytes the index holds once built.
+  virtual int64_t IndexMemoryBytes() const { return 0; }
   // Handles candidate pairs (probe row, build row): applies the residual, records matches and
   // emits joined rows for inner/outer joins.
   Status EmitPairs(ExecContext& ctx, ProbeState* st, const Chunk& in, std::vector<uint32_t>& pl,
@@ -66,6 +69,7 @@ class PhysicalJoinBase : public PhysicalOperator {
   std::vector<columnar::BatchPtr> build_batches_;  // during BuildIndex
   columnar::BatchPtr build_;  // after Finalize
   std::unique_ptr<std::atomic<uint8_t>[]> build_matched_;
+  MemoryReservation memory_;  // the build chunks, then build_, its index and match flags
 };
 
 class PhysicalHashJoin : public PhysicalJoinBase {
@@ -91,6 +95,7 @@ class PhysicalHashJoin : public PhysicalJoinBase {
  private:
   struct HashProbeState;
   Status BuildIndex(ExecContext& ctx) override;
+  int64_t IndexMemoryBytes() const override { return table_ ? table_->MemoryBytes() : 0; }
 
   std::vector<expr::ExprPtr> left_keys_, right_keys_;
   std::vector<std::pair<size_t, std::shared_ptr<RuntimeFilter>>> runtime_filters_;

@@ -7,8 +7,15 @@ namespace shoal::sql {
 Result<bool> BatchListSource::Next(SourceLocalState*, Chunk* out) {
   size_t i = next_.fetch_add(1, std::memory_order_relaxed);
   if (i >= batches_.size()) return false;
-  out->batch = batches_[i];
   out->order = i;
+  if (!hand_over_) {
+    out->batch = batches_[i];
+    return true;
+  }
+  out->batch = std::move(batches_[i]);
+  const int64_t bytes = out->batch ? columnar::BatchMemoryBytes(*out->batch) : 0;
+  std::lock_guard<std::mutex> lock(mu_);
+  memory_.Shrink(bytes);
   return true;
 }
 
@@ -23,6 +30,22 @@ std::vector<columnar::BatchPtr> SplitBatch(const columnar::BatchPtr& b, int batc
     out.push_back(columnar::SliceBatch(*b, off, std::min<int64_t>(batch_size, b->num_rows - off)));
   }
   return out;
+}
+
+int64_t BatchesMemoryBytes(const std::vector<columnar::BatchPtr>& batches) {
+  int64_t n = 0;
+  for (const auto& b : batches) {
+    if (b) n += columnar::BatchMemoryBytes(*b);
+  }
+  return n;
+}
+
+int64_t ChunksMemoryBytes(const std::vector<Chunk>& chunks) {
+  int64_t n = 0;
+  for (const auto& c : chunks) {
+    if (c.batch) n += columnar::BatchMemoryBytes(*c.batch);
+  }
+  return n;
 }
 
 namespace {

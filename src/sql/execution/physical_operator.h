@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "base/memory_tracker.h"
 #include "columnar/vector.h"
 #include "expr/evaluate.h"
 #include "shoal/database.h"
@@ -47,9 +48,16 @@ struct ExecContext {
   PrewhereMode prewhere = PrewhereMode::kAuto;  // SET shoal.prewhere, for every table scan
   bool runtime_filters = true;              // SET shoal.runtime_filters (runtime_filter.h)
   bool coded_strings = true;                // SET shoal.coded_strings: scans hand out coded strings
+  // The database's memory_limit accounting (base/memory_tracker.h); null: count, never fail.
+  std::shared_ptr<MemoryTracker> memory;
 
   std::mutex metrics_mu;
   ScanMetrics scan_metrics;                 // summed over all scans
+
+  // A reservation for `owner` (named in OutOfMemory errors) under this statement's tracker.
+  MemoryReservation Reserve(std::string owner) const {
+    return MemoryReservation(memory, std::move(owner));
+  }
 
   Status CheckInterrupt() const {
     if (interrupted && interrupted->load(std::memory_order_relaxed)) {
@@ -79,19 +87,33 @@ class SourceState {
   virtual ScanMetrics metrics() const { return {}; }
 };
 
-// Hands out a fixed list of batches; order = position in the list.
+// Hands out a fixed list of batches; order = position in the list. Given the reservation that
+// covers them (a sink's result), it hands each batch out only once (it keeps no reference) and
+// its bytes leave the reservation with it: whoever keeps the batch accounts for it.
 class BatchListSource : public SourceState {
  public:
   explicit BatchListSource(std::vector<columnar::BatchPtr> batches) : batches_(std::move(batches)) {}
+  BatchListSource(std::vector<columnar::BatchPtr> batches, MemoryReservation memory)
+      : batches_(std::move(batches)), hand_over_(true), memory_(std::move(memory)) {
+    memory_.Trim();
+  }
   Result<bool> Next(SourceLocalState*, Chunk* out) override;
 
  private:
   std::vector<columnar::BatchPtr> batches_;
   std::atomic<size_t> next_{0};
+  const bool hand_over_ = false;
+  std::mutex mu_;
+  MemoryReservation memory_;  // GUARDED_BY(mu_)
 };
 
 // Splits `b` into slices of at most `batch_size` rows (no copy when it already fits).
 std::vector<columnar::BatchPtr> SplitBatch(const columnar::BatchPtr& b, int batch_size);
+
+// Bytes allocated for the batches' columns (columnar::BatchMemoryBytes summed), for memory
+// accounting.
+int64_t BatchesMemoryBytes(const std::vector<columnar::BatchPtr>& batches);
+int64_t ChunksMemoryBytes(const std::vector<Chunk>& chunks);
 
 class OperatorState {
  public:

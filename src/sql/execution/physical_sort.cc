@@ -11,12 +11,41 @@ namespace shoal::sql {
 
 namespace {
 struct SortLocal : LocalSinkState {
-  explicit SortLocal(int64_t ts) : eval(ts) {}
+  SortLocal(int64_t ts, MemoryReservation m) : eval(ts), memory(std::move(m)) {}
   expr::EvalContext eval;
   std::vector<Chunk> chunks;
   int64_t rows = 0;
+  MemoryReservation memory;
 };
+
+// Bytes of columns [from, to) of `chunks` concatenated: a vector that two positions share is
+// copied once for each.
+int64_t ConcatBytes(const std::vector<Chunk>& chunks, size_t from, size_t to) {
+  int64_t n = 0;
+  for (const auto& c : chunks) {
+    for (size_t i = from; i < to && i < c.batch->columns.size(); ++i)
+      n += c.batch->columns[i]->MemoryBytes();
+  }
+  return n;
+}
 }  // namespace
+
+int64_t PhysicalSort::ScratchBytes(int64_t n) const {
+  // The permutation and the merge's output permutation, then the comparator's normalized copy
+  // of each key: int64 or double, 16 bytes for wide decimals and string views, a Value else.
+  int64_t per_row = 2 * sizeof(uint32_t);
+  for (const auto& k : keys_) {
+    const auto& t = *k.expr->type;
+    if (t.IsNested()) {
+      per_row += sizeof(columnar::Value);
+    } else if (t.IsStringLike() || t.IsWideDecimal()) {
+      per_row += 16;
+    } else {
+      per_row += 8;
+    }
+  }
+  return n * per_row;
+}
 
 std::vector<columnar::VectorPtr> ConcatColumns(const std::vector<columnar::BatchPtr>& batches, size_t ncols) {
   std::vector<columnar::VectorPtr> out;
@@ -43,7 +72,8 @@ std::string PhysicalSort::Details() const {
 }
 
 Result<std::unique_ptr<LocalSinkState>> PhysicalSort::MakeLocalSink(ExecContext& ctx, int) {
-  return std::unique_ptr<LocalSinkState>(new SortLocal(ctx.statement_timestamp));
+  return std::unique_ptr<LocalSinkState>(
+      new SortLocal(ctx.statement_timestamp, ctx.Reserve(Name())));
 }
 
 Chunk PhysicalSort::SortChunks(std::vector<Chunk>* chunks, int64_t limit, bool keep_keys) const {
@@ -86,11 +116,16 @@ Status PhysicalSort::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int)
     }
   }
   l->rows += b.num_rows;
-  l->chunks.push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), b.num_rows), chunk.order});
+  auto stored = std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), b.num_rows);
+  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*stored)));
+  l->chunks.push_back({std::move(stored), chunk.order});
   if (limit_ >= 0 && l->rows > std::max<int64_t>(4 * limit_, 8192)) {
+    // Top-N compaction: a concatenated copy, the sort and the kept rows, then only those.
+    RETURN_NOT_OK(l->memory.Grow(ConcatBytes(l->chunks, 0, SIZE_MAX) + ScratchBytes(l->rows)));
     Chunk c = SortChunks(&l->chunks, limit_, true);
     l->rows = c.batch->num_rows;
     l->chunks.push_back(std::move(c));
+    RETURN_NOT_OK(l->memory.Resize(ChunksMemoryBytes(l->chunks)));
   }
   return Status::OK();
 }
@@ -98,23 +133,42 @@ Status PhysicalSort::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int)
 Status PhysicalSort::Combine(ExecContext&, LocalSinkState* local, int) {
   auto* l = static_cast<SortLocal*>(local);
   if (limit_ >= 0 && l->chunks.size() > 1) {
+    RETURN_NOT_OK(l->memory.Grow(ConcatBytes(l->chunks, 0, SIZE_MAX) + ScratchBytes(l->rows)));
     Chunk c = SortChunks(&l->chunks, limit_, true);
     l->chunks.push_back(std::move(c));
+    RETURN_NOT_OK(l->memory.Resize(ChunksMemoryBytes(l->chunks)));
   }
   std::lock_guard<std::mutex> lock(mu_);
+  memory_.Merge(std::move(l->memory));
   for (auto& c : l->chunks) chunks_.push_back(std::move(c));
   return Status::OK();
 }
 
 Status PhysicalSort::Finalize(ExecContext& ctx) {
-  if (chunks_.empty()) return Status::OK();
+  if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
+  if (chunks_.empty()) return memory_.Resize(0);
   if (limit_ >= 0 || TaskWorkers(ctx, 2) == 1) {
+    // The chunks, their concatenated copy (none for one chunk), the sort and the gathered
+    // output (the kept rows' data columns), then the output and its slices.
+    int64_t rows = 0;
+    for (const auto& c : chunks_) rows += c.batch->num_rows;
+    const size_t ndata = schema()->size();
+    const int64_t concat = chunks_.size() > 1 ? ConcatBytes(chunks_, 0, SIZE_MAX) : 0;
+    int64_t out = ConcatBytes(chunks_, 0, ndata);
+    if (limit_ >= 0 && limit_ < rows) out = out / std::max<int64_t>(rows, 1) * limit_;
+    RETURN_NOT_OK(memory_.Resize(ChunksMemoryBytes(chunks_) + concat + ScratchBytes(rows) + out));
     Chunk c = SortChunks(&chunks_, limit_, false);
+    const int64_t sorted = columnar::BatchMemoryBytes(*c.batch);
+    RETURN_NOT_OK(memory_.Resize(2 * sorted));
     result_ = SplitBatch(c.batch, ctx.batch_size);
-    return Status::OK();
+    c.batch.reset();
+    return memory_.Resize(BatchesMemoryBytes(result_));
   }
   // All threads: concatenate, sort (parallel_sort.h), gather one output batch per task.
   std::stable_sort(chunks_.begin(), chunks_.end(), [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
+  // The chunks and their concatenated copy; then (the chunks freed) the sort's scratch; then
+  // the permutation and the gathered output.
+  RETURN_NOT_OK(memory_.Resize(ChunksMemoryBytes(chunks_) + ConcatBytes(chunks_, 0, SIZE_MAX)));
   std::vector<columnar::BatchPtr> batches;
   int64_t n = 0;
   for (auto& c : chunks_) {
@@ -125,6 +179,13 @@ Status PhysicalSort::Finalize(ExecContext& ctx) {
   const size_t ndata = schema()->size();
   ASSIGN_OR_RETURN(auto cols, ConcatColumnsParallel(ctx, batches, ndata + keys_.size()));
   batches.clear();
+  int64_t col_bytes = 0, data_bytes = 0;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    const int64_t b = cols[c]->MemoryBytes();
+    col_bytes += b;
+    if (c < ndata) data_bytes += b;
+  }
+  RETURN_NOT_OK(memory_.Resize(col_bytes + ScratchBytes(n)));
   std::vector<const columnar::Vector*> key_cols;
   std::vector<SortSpec> specs;
   for (size_t k = 0; k < keys_.size(); ++k) {
@@ -132,19 +193,23 @@ Status PhysicalSort::Finalize(ExecContext& ctx) {
     specs.push_back({keys_[k].descending, keys_[k].nulls_first});
   }
   ASSIGN_OR_RETURN(std::vector<uint32_t> idx, ParallelSortIndices(ctx, key_cols, specs, n));
+  RETURN_NOT_OK(memory_.Resize(col_bytes + static_cast<int64_t>(idx.capacity() * sizeof(uint32_t)) +
+                               data_bytes));
   const int64_t bs = std::max(1, ctx.batch_size);
   result_.assign((n + bs - 1) / bs, nullptr);
-  return RunTasks(ctx, static_cast<int64_t>(result_.size()), [&](int64_t t, int) {
+  RETURN_NOT_OK(RunTasks(ctx, static_cast<int64_t>(result_.size()), [&](int64_t t, int) {
     const int64_t at = t * bs, k = std::min(bs, n - at);
     std::vector<columnar::VectorPtr> out;
-    for (size_t c = 0; c < ndata; ++c) out.push_back(columnar::Gather(*cols[c], idx.data() + at, k));
+    for (size_t c = 0; c < ndata; ++c)
+      out.push_back(columnar::Gather(*cols[c], idx.data() + at, k));
     result_[t] = std::make_shared<columnar::RecordBatch>(schema(), std::move(out), k);
     return Status::OK();
-  });
+  }));
+  return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalSort::OpenSource(ExecContext&) {
-  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+  return std::unique_ptr<SourceState>(new BatchListSource(std::move(result_), std::move(memory_)));
 }
 
 }  // namespace shoal::sql

@@ -37,12 +37,15 @@ class PhysicalSort : public PhysicalOperator {
   // Sorts `chunks` (data columns followed by key columns) into one chunk, keeping the first
   // `limit` rows when limit >= 0.
   Chunk SortChunks(std::vector<Chunk>* chunks, int64_t limit, bool keep_keys) const;
+  // What sorting n rows allocates besides the rows (permutations, normalized keys).
+  int64_t ScratchBytes(int64_t n) const;
 
   std::vector<SortKey> keys_;
   int64_t limit_;
   std::mutex mu_;
   std::vector<Chunk> chunks_;
   std::vector<columnar::BatchPtr> result_;
+  MemoryReservation memory_;  // chunks_ (the workers' reservations merged), then result_
 };
 
 // Concatenates the first `ncols` columns of `batches` (non-empty list).

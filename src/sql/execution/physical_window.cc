@@ -21,11 +21,12 @@ namespace {
 constexpr int kPartitionBuckets = 64;
 
 struct WindowLocal : LocalSinkState {
-  explicit WindowLocal(int64_t ts) : eval(ts) {}
+  WindowLocal(int64_t ts, MemoryReservation m) : eval(ts), memory(std::move(m)) {}
   expr::EvalContext eval;
   std::vector<Chunk> chunks;
   std::vector<std::vector<uint16_t>> bucket_of;
   RowKeys keys;
+  MemoryReservation memory;
 };
 
 }  // namespace
@@ -58,7 +59,8 @@ std::string PhysicalWindow::Details() const {
 }
 
 Result<std::unique_ptr<LocalSinkState>> PhysicalWindow::MakeLocalSink(ExecContext& ctx, int) {
-  return std::unique_ptr<LocalSinkState>(new WindowLocal(ctx.statement_timestamp));
+  return std::unique_ptr<LocalSinkState>(
+      new WindowLocal(ctx.statement_timestamp, ctx.Reserve(Name())));
 }
 
 Status PhysicalWindow::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
@@ -82,7 +84,10 @@ Status PhysicalWindow::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, in
       bucket[i] = static_cast<uint16_t>((l->keys.hash(i) >> 32) % static_cast<uint64_t>(buckets_));
     }
   }
-  l->chunks.push_back({std::make_shared<columnar::RecordBatch>(nullptr, std::move(cols), b.num_rows), chunk.order});
+  auto stored = std::make_shared<columnar::RecordBatch>(nullptr, std::move(cols), b.num_rows);
+  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*stored) +
+                               static_cast<int64_t>(bucket.capacity() * sizeof(uint16_t))));
+  l->chunks.push_back({std::move(stored), chunk.order});
   l->bucket_of.push_back(std::move(bucket));
   return Status::OK();
 }
@@ -90,6 +95,7 @@ Status PhysicalWindow::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, in
 Status PhysicalWindow::Combine(ExecContext&, LocalSinkState* local, int) {
   auto* l = static_cast<WindowLocal*>(local);
   std::lock_guard<std::mutex> lock(mu_);
+  memory_.Merge(std::move(l->memory));
   for (size_t i = 0; i < l->chunks.size(); ++i) {
     chunks_.push_back(std::move(l->chunks[i]));
     bucket_of_.push_back(std::move(l->bucket_of[i]));
@@ -147,7 +153,8 @@ Result<columnar::BatchPtr> PhysicalWindow::EvaluateBucket(const std::vector<Vect
 }
 
 Status PhysicalWindow::Finalize(ExecContext& ctx) {
-  if (chunks_.empty()) return Status::OK();
+  if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
+  if (chunks_.empty()) return memory_.Resize(0);
   std::vector<columnar::BatchPtr> batches;
   std::vector<uint16_t> bucket;
   // Input order (the chunks' order keys) decides between rows that tie in the ORDER BY.
@@ -159,15 +166,43 @@ Status PhysicalWindow::Finalize(ExecContext& ctx) {
     batches.push_back(chunks_[i].batch);
     bucket.insert(bucket.end(), bucket_of_[i].begin(), bucket_of_[i].end());
   }
+  const int64_t n = static_cast<int64_t>(bucket.size());
+  // The concatenated copy and the row lists of the buckets (a uint32 per row, up to twice while
+  // a list grows), then (the chunks freed) each bucket's copies while it is evaluated.
+  int64_t concat_bytes = 0;  // every column position is copied, also those that share a vector
+  for (const auto& b : batches) {
+    for (const auto& c : b->columns) concat_bytes += c->MemoryBytes();
+  }
+  RETURN_NOT_OK(memory_.Resize(BatchesMemoryBytes(batches) +
+                               (batches.size() > 1 ? concat_bytes : 0) +
+                               n * static_cast<int64_t>(sizeof(uint16_t) + 2 * sizeof(uint32_t))));
   auto cols = ConcatColumns(batches, width);
+  batches.clear();
   chunks_.clear();
   bucket_of_.clear();
   std::vector<std::vector<uint32_t>> rows(buckets_);
   for (size_t i = 0; i < bucket.size(); ++i) rows[bucket[i]].push_back(static_cast<uint32_t>(i));
+  bucket = {};
+  int64_t col_bytes = 0;
+  for (const auto& c : cols) col_bytes += c->MemoryBytes();
+  int64_t row_bytes = 0;
+  for (const auto& r : rows) row_bytes += static_cast<int64_t>(r.capacity() * sizeof(uint32_t));
+  RETURN_NOT_OK(memory_.Resize(col_bytes + row_bytes));
+  // A bucket of k rows holds two gathered copies of its rows' columns, the sort's scratch and
+  // its output (about one more copy): reserved before it starts, then only the output. Per
+  // worker: the outputs of its finished buckets and the one it evaluates.
+  const int workers = ctx.pool ? std::max(1, std::min(ctx.threads, buckets_)) : 1;
+  std::vector<MemoryReservation> worker_memory;
+  for (int w = 0; w < workers; ++w) worker_memory.push_back(ctx.Reserve(Name()));
+  const int64_t keys = static_cast<int64_t>(partition_by_.size() + order_.size());
+  auto bucket_bytes = [&](int64_t k) {
+    return (n > 0 ? 3 * col_bytes / n * k : 0) + k * (8 + 16 * keys);
+  };
   std::vector<columnar::BatchPtr> results(buckets_);
   std::vector<Status> errors(buckets_);
   std::atomic<int> next{0};
-  auto work = [&](int) {
+  auto work = [&](int w) {
+    MemoryReservation& memory = worker_memory[w];
     for (int b; (b = next.fetch_add(1)) < buckets_;) {
       if (rows[b].empty()) continue;
       Status interrupted = ctx.CheckInterrupt();
@@ -175,30 +210,43 @@ Status PhysicalWindow::Finalize(ExecContext& ctx) {
         errors[b] = interrupted;
         continue;
       }
+      const int64_t done = memory.bytes();
+      Status reserved = memory.Grow(bucket_bytes(static_cast<int64_t>(rows[b].size())));
+      if (!reserved.ok()) {
+        errors[b] = reserved;
+        continue;
+      }
       auto r = EvaluateBucket(cols, rows[b]);
       if (r.ok()) {
         results[b] = std::move(r).value();
+        errors[b] = memory.Resize(done + columnar::BatchMemoryBytes(*results[b]));
       } else {
         errors[b] = r.status();
       }
     }
   };
-  const int workers = ctx.pool ? std::max(1, std::min(ctx.threads, buckets_)) : 1;
   if (workers > 1) {
     ctx.pool->Run(workers, work);
   } else {
     work(0);
   }
   for (const auto& st : errors) RETURN_NOT_OK(st);
-  for (const auto& r : results) {
+  cols.clear();
+  rows.clear();
+  RETURN_NOT_OK(memory_.Resize(0));
+  for (auto& m : worker_memory) memory_.Merge(std::move(m));
+  // The slices copy the outputs.
+  RETURN_NOT_OK(memory_.Grow(memory_.bytes()));
+  for (auto& r : results) {
     if (!r) continue;
     for (auto& b : SplitBatch(r, ctx.batch_size)) result_.push_back(std::move(b));
+    r.reset();
   }
-  return Status::OK();
+  return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalWindow::OpenSource(ExecContext&) {
-  return std::unique_ptr<SourceState>(new BatchListSource(result_));
+  return std::unique_ptr<SourceState>(new BatchListSource(std::move(result_), std::move(memory_)));
 }
 
 }  // namespace shoal::sql

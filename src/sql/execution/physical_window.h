@@ -44,6 +44,7 @@ class PhysicalWindow : public PhysicalOperator {
   std::vector<Chunk> chunks_;                   // materialized input + evaluated columns
   std::vector<std::vector<uint16_t>> bucket_of_;  // parallel to chunks_
   std::vector<columnar::BatchPtr> result_;
+  MemoryReservation memory_;  // chunks_ (the workers' reservations merged), then result_
 };
 
 }  // namespace shoal::sql

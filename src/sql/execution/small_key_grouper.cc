@@ -242,4 +242,12 @@ bool SmallKeyGrouper::Map(const std::vector<const Vector*>& keys, int64_t n, Gro
   return true;
 }
 
+int64_t SmallKeyGrouper::MemoryBytes() const {
+  auto bytes = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
+  int64_t n = bytes(composite_) + bytes(slot_keys_) + bytes(slot_vals_) + bytes(miss_rows_) +
+              bytes(miss_ids_);
+  for (const auto& c : columns_) n += bytes(c.bits) + bytes(c.lens) + bytes(c.codes);
+  return n;
+}
+
 }  // namespace shoal::sql

@@ -31,6 +31,8 @@ class SmallKeyGrouper {
   // true; returns false, having changed nothing in `table`, when the batch does not fit.
   bool Map(const std::vector<const columnar::Vector*>& keys, int64_t n, GroupHashTable* table, uint32_t* ids);
   bool disabled() const { return disabled_; }
+  // Bytes allocated for the code tables, the composite map and the per-batch scratch.
+  int64_t MemoryBytes() const;
 
  private:
   // Exact 64-bit image (bits, len) of one column's values -> code 1..65535 (0 is NULL).

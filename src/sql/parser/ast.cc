@@ -812,6 +812,12 @@ std::string Statement::ToString() const {
       return std::string("DROP TABLE ") + (s.if_exists ? "IF EXISTS " : "") + s.name.ToString();
     }
     case StatementKind::kShowTables: return "SHOW TABLES";
+    case StatementKind::kShowSetting: {
+      const std::string& key = As<ShowSettingStatement>().key;
+      // A setting named `tables` is quoted, so that it does not read back as SHOW TABLES.
+      if (EqualsIgnoreCase(key, "TABLES")) return "SHOW `" + key + "`";
+      return "SHOW " + SettingKey(key);
+    }
     case StatementKind::kCreateView:
     case StatementKind::kDropView: return ViewStatementToString(*this);
     case StatementKind::kDescribe: {

@@ -536,7 +536,7 @@ struct JoinRef : TableRef {
 enum class StatementKind : uint8_t {
   kSelect, kExplain, kCreateTable, kDropTable, kShowTables, kDescribe, kInsert, kDelete,
   kUpdate, kMerge, kOptimize, kReorg, kVacuum, kRestore, kAlterTable, kTransaction, kSet,
-  kReset, kCopy, kCreateView, kDropView,
+  kReset, kCopy, kCreateView, kDropView, kShowSetting,
 };
 
 struct Statement {
@@ -635,6 +635,12 @@ struct DropTableStatement : Statement {
 
 struct ShowTablesStatement : Statement {
   explicit ShowTablesStatement(size_t pos) : Statement(StatementKind::kShowTables, pos) {}
+};
+
+// SHOW key: a setting's current value; key is dotted as written (shoal.txn.appId).
+struct ShowSettingStatement : Statement {
+  explicit ShowSettingStatement(size_t pos) : Statement(StatementKind::kShowSetting, pos) {}
+  std::string key;
 };
 
 // DESCRIBE [TABLE] t | DESCRIBE HISTORY t [LIMIT n] | DESCRIBE DETAIL t | DESCRIBE LAYOUT t.

@@ -61,8 +61,20 @@ Result<StatementPtr> Parser::ParseExplain() {
 }
 
 Result<StatementPtr> Parser::ParseShow() {
-  auto s = Make<ShowTablesStatement>(Advance().offset);
-  RETURN_NOT_OK(ExpectKeyword("TABLES"));
+  const size_t at = Advance().offset;
+  if (PeekKeyword("TABLES") && !PeekOperator(".", 1)) {
+    Advance();
+    return StatementPtr(Make<ShowTablesStatement>(at));
+  }
+  if (Peek().type != TokenType::kWord && Peek().type != TokenType::kQuotedIdentifier) {
+    return SyntaxError();
+  }
+  auto s = Make<ShowSettingStatement>(at);
+  do {
+    ASSIGN_OR_RETURN(std::string part, AnyName());
+    if (!s->key.empty()) s->key += ".";
+    s->key += part;
+  } while (AcceptOperator("."));
   return StatementPtr(std::move(s));
 }
 

@@ -343,6 +343,24 @@ TEST(SqlParserStatement, SetAndReset) {
   EXPECT_EQ(Print("RESET \"x y\""), "RESET `x y`");
 }
 
+TEST(SqlParserStatement, ShowSetting) {
+  auto s = Parse<ShowSettingStatement>("SHOW memory_limit", StatementKind::kShowSetting);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->key, "memory_limit");
+  auto d = Parse<ShowSettingStatement>("show shoal.txn.appId", StatementKind::kShowSetting);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->key, "shoal.txn.appId");
+  EXPECT_EQ(Print("SHOW shoal.prewhere"), "SHOW shoal.prewhere");
+  EXPECT_EQ(Print("SHOW TABLES"), "SHOW TABLES");
+  EXPECT_FALSE(ParseStatement("SHOW").ok());
+  EXPECT_FALSE(ParseStatement("SHOW 'memory_limit'").ok());
+  EXPECT_FALSE(ParseStatement("SHOW a.").ok());
+  // A setting called tables stays one when printed; TABLES followed by a dot is a setting name.
+  EXPECT_EQ(Print("SHOW \"tables\""), "SHOW `tables`");
+  EXPECT_EQ(Print("SHOW `Tables`"), "SHOW `Tables`");
+  EXPECT_EQ(Print("SHOW tables.x"), "SHOW tables.x");
+}
+
 TEST(SqlParserStatement, Copy) {
   auto c = Parse<CopyStatement>(
       "COPY (SELECT * FROM t) TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)",

@@ -248,6 +248,7 @@ int ErrnoOf(const Status& st) {
     case StatusCode::kNotSupported: return ENOSYS;
     case StatusCode::kInvalidArgument: return EINVAL;
     case StatusCode::kInterrupted: return EINTR;
+    case StatusCode::kOutOfMemory: return ENOMEM;
     default: return EIO;
   }
 }

@@ -14,6 +14,14 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_di
   impl->fs = io::LocalFileSystem();
   RETURN_NOT_OK(impl->fs->CreateDirs(warehouse_dir).WithContext("opening warehouse " + warehouse_dir));
   if (options.batch_size <= 0) options.batch_size = 2048;
+  if (options.memory_limit < 0) {
+    return Status::InvalidArgument(
+        "memory_limit must be positive (0 = 80% of physical memory), got " +
+        std::to_string(options.memory_limit));
+  }
+  impl->default_memory_limit =
+      options.memory_limit > 0 ? options.memory_limit : MemoryTracker::DefaultLimit();
+  impl->memory = std::make_shared<MemoryTracker>(impl->default_memory_limit);
   int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   impl->threads = std::clamp(threads, 1, 256);
   impl->options = std::move(options);

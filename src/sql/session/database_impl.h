@@ -4,14 +4,16 @@
 // Both are shared (shared_ptr) with the streams and prepared statements made from them, so
 // those stay valid after the Database or Connection object is gone.
 //
-// Thread-safety: Database::Impl is immutable after Open except for the thread-safe pool;
-// Connection::Impl is used by one thread at a time, except `interrupted` and `generation`.
+// Thread-safety: Database::Impl is immutable after Open except for the thread-safe pool and
+// memory tracker; Connection::Impl is used by one thread at a time, except `interrupted` and
+// `generation`.
 #pragma once
 
 #include <atomic>
 #include <memory>
 #include <string>
 
+#include "base/memory_tracker.h"
 #include "io/file_system.h"
 #include "shoal/database.h"
 #include "sql/session/session.h"
@@ -25,6 +27,10 @@ struct Database::Impl {
   int threads = 1;  // resolved options.threads
   std::shared_ptr<io::FileSystem> fs;
   std::unique_ptr<sql::ThreadPool> pool;  // threads - 1 workers: the caller is the other one
+  // memory_limit and the bytes reserved under it, by every connection (SET memory_limit);
+  // shared with open results, which hold their rows' reservation.
+  std::shared_ptr<MemoryTracker> memory;
+  int64_t default_memory_limit = 0;  // resolved options.memory_limit (RESET memory_limit)
 };
 
 struct Connection::Impl {

@@ -79,11 +79,11 @@ TEST_F(DatabaseTest, ExecuteStopsAtTheFirstError) {
 }
 
 TEST_F(DatabaseTest, SetAndResetReturnEmptyResults) {
-  auto r = con_->Query("SET shoal.x = 'y'");
-  ASSERT_TRUE(r.ok());
+  auto r = con_->Query("SET shoal.prewhere = 'off'");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->num_columns(), 0);
   EXPECT_EQ(r->statement_type(), "SET");
-  auto r2 = con_->Query("RESET shoal.x");
+  auto r2 = con_->Query("RESET shoal.prewhere");
   ASSERT_TRUE(r2.ok()) << r2.status().ToString();
   EXPECT_EQ(r2->statement_type(), "RESET");
 }

@@ -1,4 +1,5 @@
-// The data behind a shoal::QueryResult: schema, batches, statement kind, scan metrics.
+// The data behind a shoal::QueryResult: schema, batches, statement kind, scan metrics and the
+// reservation of the batches' memory.
 //
 // Thread-safety: built by one thread, then read-only.
 #pragma once
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/memory_tracker.h"
 #include "columnar/vector.h"
 #include "shoal/database.h"
 
@@ -19,6 +21,9 @@ struct QueryResult::Impl {
   ScanMetrics metrics;
   // Prefix sums of batch row counts, built lazily for random row access.
   mutable std::vector<int64_t> batch_starts;
+  // The batches' bytes under the database's memory_limit (a SELECT's result), released with
+  // the result.
+  MemoryReservation memory;
 };
 
 // Builds a result from a schema and batches (batches may be empty).

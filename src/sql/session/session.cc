@@ -26,6 +26,7 @@ const std::map<StatementKind, Handler>& Handlers() {
       {StatementKind::kSet, &Session::RunSet},
       {StatementKind::kReset, &Session::RunReset},
       {StatementKind::kShowTables, &Session::RunShowTables},
+      {StatementKind::kShowSetting, &Session::RunShowSetting},
       {StatementKind::kCreateTable, &Session::RunCreateTable},
       {StatementKind::kDropTable, &Session::RunDropTable},
       {StatementKind::kCreateView, &Session::RunCreateView},
@@ -66,6 +67,8 @@ std::string StatementTypeName(const Statement& s) {
     case StatementKind::kCreateTable: return "CREATE TABLE";
     case StatementKind::kDropTable: return "DROP TABLE";
     case StatementKind::kShowTables: return "SHOW TABLES";
+    case StatementKind::kShowSetting:
+      return "SHOW";
     case StatementKind::kCreateView: return "CREATE VIEW";
     case StatementKind::kDropView: return "DROP VIEW";
     case StatementKind::kDescribe: return "DESCRIBE";
@@ -136,6 +139,7 @@ void Session::InitContext(ExecContext* ctx) const {
   ctx->pool = db_->pool.get();
   ctx->interrupted = interrupted_;
   ctx->statement_timestamp = NowMicros();
+  ctx->memory = db_->memory;
   if (auto prewhere = Setting("shoal.prewhere")) {
     auto mode = ParsePrewhereMode(*prewhere);  // validated by SET
     if (mode.ok()) ctx->prewhere = *mode;
@@ -201,8 +205,11 @@ Result<QueryResult> Session::RunSelect(const Statement& s) {
   InitContext(&ctx);
   columnar::SchemaPtr schema;
   ASSIGN_OR_RETURN(PhysicalPtr plan, PlanQuery(*s.As<SelectStatement>().query, ctx, &schema));
-  ASSIGN_OR_RETURN(auto batches, Executor(&ctx).Run(plan.get()));
-  return MakeQueryResult(schema, std::move(batches), "SELECT", ctx.scan_metrics);
+  MemoryReservation result_memory;
+  ASSIGN_OR_RETURN(auto batches, Executor(&ctx).Run(plan.get(), &result_memory));
+  QueryResult r = MakeQueryResult(schema, std::move(batches), "SELECT", ctx.scan_metrics);
+  r.impl().memory = std::move(result_memory);
+  return r;
 }
 
 }  // namespace shoal::sql

@@ -47,15 +47,18 @@ class Session {
   // before relations registered by RegisterRelation.
   void RegisterStatementRelation(const std::string& name, std::shared_ptr<const TableSource> source);
 
-  // SET variables (keys lower case).
+  // The value of a connection setting as SET stored it (validated and normalized; keys lower
+  // case), or nullopt when it is not set. memory_limit is the database's, not stored here.
   std::optional<std::string> Setting(const std::string& key) const;
 
   // --- statement handlers (session.cc, session_statements.cc)
   Result<QueryResult> RunSelect(const Statement& s);
   Result<QueryResult> RunExplain(const Statement& s);
+  Result<QueryResult> RunShowTables(const Statement& s);
+  // SET, RESET and SHOW of settings (session_settings.cc)
   Result<QueryResult> RunSet(const Statement& s);
   Result<QueryResult> RunReset(const Statement& s);
-  Result<QueryResult> RunShowTables(const Statement& s);
+  Result<QueryResult> RunShowSetting(const Statement& s);
   // DDL and INSERT (session_ddl.cc, session_insert.cc)
   Result<QueryResult> RunCreateTable(const Statement& s);
   Result<QueryResult> RunDropTable(const Statement& s);
@@ -155,6 +158,9 @@ class Session {
 
 // The value of SET shoal.prewhere: 'auto', 'on' (or true), 'off' (or false), any case.
 Result<PrewhereMode> ParsePrewhereMode(const std::string& value);
+
+// The settings SET, RESET and SHOW accept, as documented (shoal.txn.appId), in order.
+std::vector<std::string> KnownSettings();
 
 // The result of INSERT and CTAS as Databricks returns it: num_affected_rows, num_inserted_rows.
 QueryResult InsertedRowsResult(int64_t rows);

@@ -1,4 +1,4 @@
-// Session handlers for EXPLAIN, SET/RESET and SHOW TABLES (tables and views).
+// Session handlers for EXPLAIN and SHOW TABLES (tables and views).
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -14,11 +14,6 @@
 namespace shoal::sql {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // A result of one STRING column with one row per line.
 QueryResult LinesResult(const std::string& column, const std::vector<std::string>& lines) {
@@ -46,14 +41,6 @@ std::vector<std::string> SplitLines(const std::string& text) {
 
 }  // namespace
 
-Result<PrewhereMode> ParsePrewhereMode(const std::string& value) {
-  std::string v = Lower(value);
-  if (v == "auto") return PrewhereMode::kAuto;
-  if (v == "on" || v == "true") return PrewhereMode::kOn;
-  if (v == "off" || v == "false") return PrewhereMode::kOff;
-  return Status::InvalidArgument("SET shoal.prewhere: expected 'on', 'off' or 'auto', got '" + value + "'");
-}
-
 Result<QueryResult> Session::RunExplain(const Statement& s) {
   const auto& e = s.As<ExplainStatement>();
   if (e.statement->kind != StatementKind::kSelect) {
@@ -80,36 +67,6 @@ Result<QueryResult> Session::RunExplain(const Statement& s) {
   for (std::string& l : PruningReport(m)) lines.push_back(std::move(l));
   lines.push_back("ScanMetrics: " + m.ToJson());
   return LinesResult("explain", lines);
-}
-
-Result<QueryResult> Session::RunSet(const Statement& s) {
-  const auto& set = s.As<SetStatement>();
-  std::string key = Lower(set.key);
-  std::string value = set.value.text;
-  if (key == "shoal.prewhere") {
-    RETURN_NOT_OK(ParsePrewhereMode(value).status());
-    value = Lower(value);
-  } else if (key == "shoal.join_order" || key == "shoal.runtime_filters" || key == "shoal.coded_strings") {
-    value = Lower(value);
-    if (value == "true") value = "on";
-    if (value == "false") value = "off";
-    if (value != "on" && value != "off") {
-      return Status::InvalidArgument("SET " + key + ": expected 'on' or 'off', got '" + set.value.text + "'");
-    }
-  }
-  settings_[key] = value;
-  return QueryResult();
-}
-
-Result<QueryResult> Session::RunReset(const Statement& s) {
-  const auto& reset = s.As<ResetStatement>();
-  std::string key = Lower(reset.key);
-  if (key.empty() || key == "all") {
-    settings_.clear();
-  } else {
-    settings_.erase(key);
-  }
-  return QueryResult();
 }
 
 Result<QueryResult> Session::RunShowTables(const Statement&) {

@@ -1,0 +1,138 @@
+// memory_limit with several threads and connections (doc/memory.md): the parallel join build,
+// partitioned aggregation, parallel sort and window fail with OutOfMemoryException naming
+// themselves under a tiny limit and give the right answer under a sufficient one; connections
+// share one limit; statements running at once on two connections release everything.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "shoal/database.h"
+#include "sql/session/database_impl.h"
+#include "support/query_rows.h"
+#include "support/testdata.h"
+
+namespace shoal {
+namespace {
+
+using testing::Rows;
+
+struct Case {
+  const char* sql;
+  const char* op;
+  std::vector<std::string> expected;
+};
+
+// Large enough for the parallel paths: the partitioned merge (over 32Ki groups in several
+// local tables), the parallel sort (over 128Ki rows), a partitioned join table.
+const Case kCases[] = {
+    {"SELECT count(*), sum(c) FROM (SELECT i % 200000 AS g, count(*) AS c FROM range(400000) r(i) "
+     "GROUP BY g) t",
+     "HashAggregate",
+     {"200000|400000"}},
+    {"SELECT count(*), sum(b.j) FROM range(300000) a(i) JOIN range(300000) b(j) ON a.i = b.j",
+     "HashJoin build side",
+     {"300000|44999850000"}},
+    {"SELECT max(x), count(*) FROM (SELECT i + 0 * k AS x FROM (SELECT i, i % 1000 AS k FROM "
+     "range(300000) r(i) ORDER "
+     "BY k DESC, i) s) t",
+     "Sort",
+     {"299999|300000"}},
+    {"SELECT max(w), count(*) FROM (SELECT sum(i) OVER (PARTITION BY i % 10 ORDER BY i) AS w FROM "
+     "range(300000) r(i)) t",
+     "Window",
+     {"4500120000|300000"}},
+};
+
+class MemoryLimitMt : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    DatabaseOptions o;
+    o.threads = GetParam();
+    o.batch_size = 1000;
+    db_ = Database::Open(dir_.path(), o).ValueOrDie();
+  }
+  int64_t Reserved() const { return db_->impl().memory->reserved(); }
+
+  testing::TempDir dir_;
+  std::unique_ptr<Database> db_;
+};
+
+TEST_P(MemoryLimitMt, EachOperatorFailsNamedThenSucceeds) {
+  auto con = db_->Connect();
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(c.sql);
+    ASSERT_TRUE(con->Query("SET memory_limit = '1MB'").ok());
+    auto failed = con->Query(c.sql);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_EQ(failed.status().code(), StatusCode::kOutOfMemory) << failed.status().ToString();
+    EXPECT_EQ(failed.status().message().rfind(std::string(c.op) + " needs ", 0), 0u)
+        << failed.status().ToString();
+    EXPECT_EQ(Reserved(), 0);
+    ASSERT_TRUE(con->Query("SET memory_limit = '256MB'").ok());
+    {
+      auto r = con->Query(c.sql);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(Rows(*r), c.expected);
+    }
+    EXPECT_EQ(Reserved(), 0);
+  }
+}
+
+TEST_P(MemoryLimitMt, ConnectionsShareOneLimit) {
+  auto a = db_->Connect();
+  auto b = db_->Connect();
+  const std::string sql = "SELECT i, i * 2 AS j FROM range(300000) r(i)";
+  ASSERT_TRUE(a->Query("SET memory_limit = '256MB'").ok());
+  auto held = a->Query(sql);
+  ASSERT_TRUE(held.ok()) << held.status().ToString();
+  const int64_t one = Reserved();
+  ASSERT_GT(one, 300000 * 16);
+  // Room for one such result but not two: b's statement fails while a's result is held.
+  ASSERT_TRUE(b->Query("SET memory_limit = " + std::to_string(one + (int64_t{1} << 19))).ok());
+  auto shown = a->Query("SHOW memory_limit");
+  ASSERT_TRUE(shown.ok());
+  EXPECT_NE(Rows(*shown)[0], "256.0 MiB") << "SET on one connection sets the database's limit";
+  auto second = b->Query(sql);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kOutOfMemory) << second.status().ToString();
+  held = QueryResult();
+  EXPECT_EQ(Reserved(), 0);
+  auto third = b->Query(sql);
+  ASSERT_TRUE(third.ok()) << third.status().ToString();
+  EXPECT_EQ(third->num_rows(), 300000);
+}
+
+TEST_P(MemoryLimitMt, StatementsOnTwoConnectionsAtOnceReleaseEverything) {
+  for (const char* limit : {"'256MB'", "'6MB'"}) {
+    {
+      auto con = db_->Connect();
+      ASSERT_TRUE(con->Query(std::string("SET memory_limit = ") + limit).ok());
+    }
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&, t] {
+        auto con = db_->Connect();
+        for (int round = 0; round < 3; ++round) {
+          const Case& c = kCases[(t + round) % 4];
+          auto r = con->Query(c.sql);
+          // Under the small limit a statement may fail, but only with the named error.
+          if (r.ok()) {
+            EXPECT_EQ(Rows(*r), c.expected) << c.sql;
+          } else {
+            EXPECT_EQ(r.status().code(), StatusCode::kOutOfMemory) << r.status().ToString();
+          }
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(Reserved(), 0) << limit;
+    EXPECT_LE(db_->impl().memory->peak(), int64_t{256} << 20);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, MemoryLimitMt, ::testing::Values(2, 4));
+
+}  // namespace
+}  // namespace shoal
