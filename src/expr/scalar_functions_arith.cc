@@ -250,7 +250,7 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
         // unsigned (wrapping) because NULL slots may hold any value.
         using U = std::conditional_t<sizeof(R) == 16, unsigned __int128, uint64_t>;
         const U f1 = static_cast<U>(m1), f2 = static_cast<U>(m2);
-        auto f = [f1, f2](A a, B b, R* r) -> uint8_t {
+        auto f = [=](A a, B b, R* r) -> uint8_t {  // f1, f2 unused by kMul
           const U x = static_cast<U>(static_cast<R>(a)), y = static_cast<U>(static_cast<R>(b));
           if constexpr (op == Op::kMul) *r = static_cast<R>(x * y);
           if constexpr (op == Op::kAdd) *r = static_cast<R>(x * f1 + y * f2);

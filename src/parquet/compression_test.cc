@@ -42,7 +42,9 @@ TEST_P(Codecs, RoundTripsAndRejectsWrongSizes) {
     for (size_t i = 0; i < bad.size(); i += 3) bad[i] = static_cast<char>(bad[i] ^ 0x55);
     Status bs = Decompress(codec, reinterpret_cast<const uint8_t*>(bad.data()), bad.size(),
                            reinterpret_cast<uint8_t*>(out.data()), n);
-    if (!bs.ok()) EXPECT_TRUE(bs.IsCorruption()) << bs.ToString();
+    if (!bs.ok()) {
+      EXPECT_TRUE(bs.IsCorruption()) << bs.ToString();
+    }
   }
 }
 

@@ -140,7 +140,9 @@ TEST(DictionaryProbe, RefusesChunksWithPlainFallbackOrNoDictionary) {
   auto r = Write(fs, *batch, fallback);
   for (int leaf = 0; leaf < r->parquet_schema().num_leaves(); ++leaf) {
     const ColumnMetaData& m = *r->column_chunk(0, leaf).meta_data;
-    if (m.type != PhysicalType::kBoolean) EXPECT_TRUE(m.dictionary_page_offset.has_value()) << leaf;
+    if (m.type != PhysicalType::kBoolean) {
+      EXPECT_TRUE(m.dictionary_page_offset.has_value()) << leaf;
+    }
     EXPECT_FALSE(AllDataPagesDictionaryEncoded(m)) << leaf;
     auto d = ReadChunkDictionary(*r, 0, leaf);
     ASSERT_TRUE(d.ok()) << d.status().ToString();
@@ -215,7 +217,9 @@ TEST(DictionaryProbe, CorruptOffsetsAndPagesFailCleanly) {
       auto rr = ParquetReader::Open(fs, "/d.parquet");
       ASSERT_TRUE(rr.ok());
       auto d = ReadChunkDictionary(**rr, 0, 0);
-      if (d.ok() && d->has_value()) EXPECT_LE((*d)->values->size(), 1000);
+      if (d.ok() && d->has_value()) {
+        EXPECT_LE((*d)->values->size(), 1000);
+      }
     }
   }
   // Offsets in the footer that point anywhere: an error or no dictionary, never a crash.

@@ -20,7 +20,9 @@ std::set<int64_t> RowsOf(const RowRanges& r) {
 void ExpectNormalized(const RowRanges& r) {
   for (size_t i = 0; i < r.ranges().size(); ++i) {
     EXPECT_LT(r.ranges()[i].begin, r.ranges()[i].end);
-    if (i > 0) EXPECT_LT(r.ranges()[i - 1].end, r.ranges()[i].begin);
+    if (i > 0) {
+      EXPECT_LT(r.ranges()[i - 1].end, r.ranges()[i].begin);
+    }
   }
 }
 

@@ -260,7 +260,9 @@ TEST(SelectiveRead, ReadFieldIndicesNameTheDictionaryEntryOfEachSelectedRow) {
       auto dict = ReadChunkDictionary(**reader, 0, leaf);
       ASSERT_TRUE(dict.ok()) << dict.status().ToString();
       const bool full = AllDataPagesDictionaryEncoded(*(*reader)->column_chunk(0, leaf).meta_data);
-      if (fallback && f == 1) EXPECT_FALSE(full);  // 100000 distinct strings overflow 300 bytes
+      if (fallback && f == 1) {
+        EXPECT_FALSE(full);  // 100000 distinct strings overflow 300 bytes
+      }
       if (!full) {
         EXPECT_FALSE(dict->has_value());
         continue;

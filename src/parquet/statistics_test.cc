@@ -107,7 +107,9 @@ TEST(Statistics, BinaryBoundsTruncatedStillBoundEveryValue) {
       EXPECT_LE(ucmp(lo, s), 0);
       EXPECT_GE(ucmp(hi, s), 0) << "truncated max below a value";
     }
-    if (!max_exact) EXPECT_LE(hi.size(), 20u);
+    if (!max_exact) {
+      EXPECT_LE(hi.size(), 20u);
+    }
   }
 }
 
