@@ -46,7 +46,7 @@ TEST_F(SettingsTest, UnknownKeysAreNamedErrorsListingTheKnownOnes) {
     EXPECT_NE(st.message().find("unrecognized configuration parameter"), std::string::npos)
         << st.ToString();
     EXPECT_NE(
-        st.message().find("memory_limit, shoal.join_order, shoal.prewhere, shoal.runtime_filters, "
+        st.message().find("memory_limit, shoal.coded_strings, shoal.join_order, shoal.prewhere, shoal.runtime_filters, "
                           "shoal.txn.appId, shoal.txn.version, shoal.vacuum.retentionCheck"),
         std::string::npos)
         << st.ToString();

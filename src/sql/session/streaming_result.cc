@@ -268,8 +268,17 @@ Result<std::vector<columnar::BatchPtr>> StreamingResult::Impl::Drain() {
 
 Result<QueryResult> CollectStream(StreamingResult& stream) {
   StreamingResult::Impl& s = stream.impl();
+  const bool planned = s.query.has_value();  // a SELECT's rows (not a statement's own result)
   ASSIGN_OR_RETURN(std::vector<columnar::BatchPtr> batches, s.Drain());
-  return MakeQueryResult(s.schema, std::move(batches), s.statement_type, s.metrics);
+  // The held rows count under memory_limit until the result is destroyed, as the rows a plan
+  // collects do (Executor::Run). They are reserved once drained: a result over the limit fails
+  // here, after its batches were made (the stream itself holds a bounded number at a time).
+  MemoryReservation memory(planned && s.conn ? s.conn->db->memory : nullptr, "QueryResult");
+  for (const auto& b : batches) RETURN_NOT_OK(memory.Grow(columnar::BatchMemoryBytes(*b)));
+  memory.Trim();
+  QueryResult r = MakeQueryResult(s.schema, std::move(batches), s.statement_type, s.metrics);
+  r.impl().memory = std::move(memory);
+  return r;
 }
 
 size_t StreamingResult::Impl::max_buffered() const { return query ? query->stream->max_buffered() : 0; }
