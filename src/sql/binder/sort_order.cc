@@ -90,7 +90,8 @@ int RowComparator::Compare(int64_t a, int64_t b) const {
       case Kind::kString: {
         const auto& x = k.strings[a];
         const auto& y = k.strings[b];
-        int m = std::memcmp(x.data(), y.data(), std::min(x.size(), y.size()));
+        const size_t common = std::min(x.size(), y.size());
+        int m = common == 0 ? 0 : std::memcmp(x.data(), y.data(), common);  // empty views may be null
         c = m != 0 ? (m < 0 ? -1 : 1) : Cmp(x.size(), y.size());
         break;
       }
