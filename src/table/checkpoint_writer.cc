@@ -242,7 +242,9 @@ Result<CheckpointInfo> WriteCheckpoint(std::shared_ptr<io::FileSystem> fs, const
   std::snprintf(name, sizeof(name), "%020lld.checkpoint.parquet", static_cast<long long>(snapshot.version()));
   std::string log_dir = io::JoinPath(snapshot.table_root(), "_delta_log");
   std::string path = io::JoinPath(log_dir, name);
-  std::string tmp = io::JoinPath(log_dir, "." + std::string(name) + "." + RandomUuid() + ".tmp");
+  std::string tmp_name = ".";
+  tmp_name.append(name).append(".").append(RandomUuid()).append(".tmp");
+  std::string tmp = io::JoinPath(log_dir, tmp_name);
   parquet::WriterProperties::Builder b;
   b.compression(options.codec);
   {

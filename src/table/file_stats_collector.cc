@@ -102,7 +102,10 @@ Result<FileStatsCollector> FileStatsCollector::Make(const std::vector<delta::Sch
       bool found = false;
       for (const auto& leaf : all) {
         std::string dotted;
-        for (const auto& p : leaf.logical) dotted += (dotted.empty() ? "" : ".") + Lower(p);
+        for (const auto& p : leaf.logical) {
+          if (!dotted.empty()) dotted += '.';
+          dotted += Lower(p);
+        }
         // A name selects a leaf or every leaf of a struct.
         if (dotted == want || dotted.starts_with(want + ".")) {
           c.leaves_.push_back(leaf);

@@ -43,7 +43,7 @@ Status CheckPartitionPredicate(const expr::Expr& predicate, const scan::TableSch
       continue;
     std::string name = c >= 0 && c < static_cast<int>(schema.columns.size())
                            ? schema.columns[c].name
-                           : "#" + std::to_string(c);
+                           : std::string("#").append(std::to_string(c));
     std::string parts;
     for (const auto& col : schema.columns) {
       if (!col.is_partition) continue;
