@@ -207,7 +207,9 @@ TEST_P(DataFileWriterTest, WritesPartitionedFilesWithExactStats) {
       EXPECT_EQ(stats->Min({key(3)})->get<std::string>(), lo->substr(0, 32));
       std::string max = stats->Max({key(3)})->get<std::string>();
       EXPECT_GE(max, *hi);
-      if (hi->size() > 32) EXPECT_EQ(max, hi->substr(0, 32) + "\xF4\x8F\xBF\xBF");
+      if (hi->size() > 32) {
+        EXPECT_EQ(max, hi->substr(0, 32) + "\xF4\x8F\xBF\xBF");
+      }
     }
     {
       std::optional<int64_t> lo, hi;

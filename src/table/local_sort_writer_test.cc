@@ -176,11 +176,15 @@ TEST(LocalSortWriter, SpilledStreamIsCutIntoFilesOfDisjointKeyRangesAtTheTargetS
   const Row* prev = nullptr;
   for (size_t f = 0; f < w->files.size(); ++f) {
     for (const Row& r : w->files[f]) {
-      if (prev) ASSERT_LE(CompareOn(*prev, r, {"s", "i"}), 0) << "file " << f;
+      if (prev) {
+        ASSERT_LE(CompareOn(*prev, r, {"s", "i"}), 0) << "file " << f;
+      }
       prev = &r;
     }
     // Cut when the bytes written and the open row group's estimate reach the target.
-    if (f + 1 < w->files.size()) EXPECT_GE(w->sizes[f], *o.target_file_size * 9 / 10) << "file " << f;
+    if (f + 1 < w->files.size()) {
+      EXPECT_GE(w->sizes[f], *o.target_file_size * 9 / 10) << "file " << f;
+    }
     EXPECT_LT(w->sizes[f], 2 * *o.target_file_size) << "file " << f;
     for (const auto& rg : w->footers[f].row_groups) EXPECT_LE(rg.num_rows, 1500);
   }
