@@ -46,7 +46,8 @@ using Positions = std::vector<uint32_t>;
 
 class Evaluator {
  public:
-  Evaluator(const RecordBatch& batch, EvalContext& ctx) : batch_(batch), ctx_(ctx) {}
+  Evaluator(const RecordBatch& batch, EvalContext& ctx)
+      : batch_(batch), ctx_(ctx), has_coded_(columnar::HasCodedColumns(batch)) {}
 
   // Evaluates `e` on the rows `sel` (absolute batch rows; null means 0..n-1).
   Result<Datum> Eval(const Expr& e, const uint32_t* sel, int64_t n);
@@ -90,6 +91,7 @@ class Evaluator {
 
   const RecordBatch& batch_;
   EvalContext& ctx_;
+  const bool has_coded_;  // some column is dictionary-coded (else no expression walk is needed)
 };
 
 Result<VectorPtr> Evaluator::Scatter(const columnar::TypePtr& type, std::vector<Datum>& pieces,
@@ -629,6 +631,7 @@ Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vec
 }
 
 int Evaluator::SoleCodedColumn(const Expr& e) const {
+  if (!has_coded_) return -1;
   int column = -1;
   bool one = true;
   Visit(e, [&](const Expr& x) {
