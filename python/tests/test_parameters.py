@@ -36,8 +36,8 @@ def test_each_python_type_binds_as_its_sql_type(con):
               datetime.time(1, 2, 3, 4)]
     sql = "SELECT " + ", ".join("typeof(?)" for _ in values)
     assert con.execute(sql, values).fetchall() == [(
-        "NULL", "BOOLEAN", "INT", "BIGINT", "DECIMAL(22,0)", "BIGINT", "DOUBLE", "STRING", "BINARY", "BINARY",
-        "DECIMAL(4,2)", "DECIMAL(3,0)", "DATE", "TIMESTAMP_NTZ", "TIMESTAMP", "TIME")]
+        "void", "boolean", "int", "bigint", "decimal(22,0)", "bigint", "double", "string", "binary", "binary",
+        "decimal(4,2)", "decimal(3,0)", "date", "timestamp_ntz", "timestamp", "time")]
     got = con.execute("SELECT " + ", ".join("?" for _ in values), values).fetchone()
     assert got[:4] == (None, True, 7, 2 ** 40)
     assert got[4] == D(2 ** 70) and got[5] == -(2 ** 63) and got[6] == 0.25 and got[7] == "ünï"

@@ -925,6 +925,14 @@ bool IsAggregateFunction(std::string_view name) {
   return false;
 }
 
+bool AggregateIgnoresNulls(std::string_view name) {
+  std::string l = Lower(name);
+  for (const auto& nk : kNames) {
+    if (l == nk.name) return nk.kind != kFirst;
+  }
+  return false;
+}
+
 Status GroupedAggregate::CombineSelected(GroupedAggregate&, const uint32_t*, const uint32_t*, int64_t) {
   return Status::NotSupported("this aggregate cannot be used over a window frame");
 }

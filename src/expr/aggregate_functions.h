@@ -85,5 +85,8 @@ Result<AggregateBinding> ResolveAggregate(std::string_view name,
                                           const std::vector<columnar::TypePtr>& arg_types,
                                           bool distinct = false);
 bool IsAggregateFunction(std::string_view name);
+// True when the aggregate skips NULL inputs (all but first / any_value and its aliases), so
+// agg(x) FILTER (WHERE p) can be computed as agg(CASE WHEN p THEN x END).
+bool AggregateIgnoresNulls(std::string_view name);
 
 }  // namespace shoal::expr

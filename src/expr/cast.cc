@@ -64,7 +64,7 @@ bool FitsInteger(int128_t v) {
 template <typename D>
 bool DoubleToInteger(double d, D* out) {
   if (!std::isfinite(d)) return false;
-  double r = std::round(d);  // half away from zero
+  double r = std::trunc(d);  // toward zero, as Spark casts
   // Compare in double against exact powers of two to avoid UB on out-of-range conversion.
   constexpr double lo = static_cast<double>(std::numeric_limits<D>::min());
   constexpr double hi_excl = std::is_same_v<D, uint64_t> ? 18446744073709551616.0
@@ -185,7 +185,8 @@ Status CastFromNumeric(const Vector& in, Vector* out, const TypePtr& to, bool tr
       if constexpr (kIsFloat<S>) {
         return DoubleToInteger<D>(static_cast<double>(v), d);
       } else {
-        int128_t x = src_dec ? DivRound(to_i128(v), ss) : to_i128(v);
+        // A DECIMAL loses its fraction toward zero, as Spark casts (CAST(3.7 AS INT) is 3).
+        int128_t x = src_dec ? to_i128(v) / columnar::Pow10(ss) : to_i128(v);
         if (!FitsInteger<D>(x)) return false;
         *d = static_cast<D>(x);
         return true;

@@ -34,13 +34,15 @@ TEST(Cast, IntegerNarrowingChecksRange) {
   EXPECT_EQ(C(Value::Int32(5), Int64()), "5");
 }
 
-TEST(Cast, DoubleToIntegerRoundsHalfAwayFromZero) {
-  EXPECT_EQ(C(Value::Double(2.5), Int32()), "3");
-  EXPECT_EQ(C(Value::Double(-2.5), Int32()), "-3");
-  EXPECT_EQ(C(Value::Double(2.4999), Int32()), "2");
-  EXPECT_EQ(C(Value::Double(-0.4), Int32()), "0");
-  EXPECT_EQ(C(Value::Double(2147483647.4), Int32()), "2147483647");
-  EXPECT_EQ(C(Value::Double(2147483647.5), Int32(), true), "NULL");
+TEST(Cast, DoubleToIntegerTruncatesTowardZero) {  // Spark: CAST(2.7D AS INT) = 2
+  EXPECT_EQ(C(Value::Double(2.5), Int32()), "2");
+  EXPECT_EQ(C(Value::Double(-2.5), Int32()), "-2");
+  EXPECT_EQ(C(Value::Double(2.9999), Int32()), "2");
+  EXPECT_EQ(C(Value::Double(-0.9), Int32()), "0");
+  EXPECT_EQ(C(Value::Double(2147483647.9), Int32()), "2147483647");
+  EXPECT_EQ(C(Value::Double(2147483648.0), Int32(), true), "NULL");
+  EXPECT_EQ(C(Value::Double(-2147483648.9), Int32()), "-2147483648");
+  EXPECT_EQ(C(Value::Double(-2147483649.0), Int32(), true), "NULL");
   EXPECT_EQ(C(Value::Double(9.3e18), Int64(), true), "NULL");
   EXPECT_EQ(C(Value::Double(-9223372036854775808.0), Int64()), "-9223372036854775808");
   EXPECT_EQ(C(Value::Double(std::nan("")), Int64(), true), "NULL");
@@ -49,14 +51,14 @@ TEST(Cast, DoubleToIntegerRoundsHalfAwayFromZero) {
   EXPECT_EQ(C(Value::Double(INFINITY), Float32()), "Infinity");
 }
 
-TEST(Cast, DecimalRescaleRoundsHalfAwayFromZero) {
+TEST(Cast, DecimalRescaleRoundsHalfAwayFromZeroButToIntegersTruncates) {
   EXPECT_EQ(C(Value::Decimal(5, 3, 12345), Decimal(4, 2)), "12.35");
   EXPECT_EQ(C(Value::Decimal(5, 3, -12345), Decimal(4, 2)), "-12.35");
   EXPECT_EQ(C(Value::Decimal(5, 3, 12344), Decimal(4, 2)), "12.34");
   EXPECT_EQ(C(Value::Decimal(4, 2, 1234), Decimal(10, 5)), "12.34000");
   EXPECT_EQ(C(Value::Decimal(4, 2, 1234), Decimal(3, 2), true), "NULL");
-  EXPECT_EQ(C(Value::Decimal(4, 2, 1250), Int32()), "13");
-  EXPECT_EQ(C(Value::Decimal(4, 2, -1250), Int32()), "-13");
+  EXPECT_EQ(C(Value::Decimal(4, 2, 1299), Int32()), "12");  // Spark: CAST(12.99 AS INT) = 12
+  EXPECT_EQ(C(Value::Decimal(4, 2, -1299), Int32()), "-12");
   EXPECT_EQ(C(Value::Decimal(38, 0, Pow10(37)), Decimal(38, 2), true), "NULL");
   EXPECT_EQ(C(Value::Int32(123), Decimal(5, 2)), "123.00");
   EXPECT_EQ(C(Value::Int32(1234), Decimal(5, 2), true), "NULL");

@@ -52,12 +52,18 @@ std::string NumText(T v) {
   else return std::to_string(v);
 }
 
-// Result of one row: ok, NULL (e.g. division by zero), or an error.
+// Result of one row: ok, NULL, or an error (overflow, division by zero).
 enum RowResult : uint8_t { kOk = 0, kNullRow = 1, kError = 2 };
 
+// Spark's (ANSI mode) error for x / 0, x % 0 and x div 0.
+Status DivideByZero() {
+  return Status::OutOfRange(
+      "[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead.");
+}
+
 // Applies f(a, b, &r) -> RowResult over the rows; `error(a, b)` builds the Status for the
-// first failing valid row.
-template <typename A, typename B, typename R, typename F, typename E>
+// first failing valid row. kTry (the try_* functions): a failing row is NULL instead.
+template <typename A, typename B, typename R, bool kTry = false, typename F, typename E>
 Status BinaryLoop(const KernelCall& call, F f, E error, VectorPtr* result) {
   auto out = MakeFixedOutput(call);
   const KernelArg& x = call.arg(0);
@@ -84,7 +90,7 @@ Status BinaryLoop(const KernelCall& call, F f, E error, VectorPtr* result) {
       R tmp;
       uint8_t res = f(a[x.Row(i)], b[y.Row(i)], &tmp);
       if (res == kOk || !out->IsValid(i)) continue;
-      if (res == kError) return error(a[x.Row(i)], b[y.Row(i)]);
+      if (res == kError && !kTry) return error(a[x.Row(i)], b[y.Row(i)]);
       out->MutableValidity()[i] = 0;
       r[i] = R{};
     }
@@ -95,7 +101,7 @@ Status BinaryLoop(const KernelCall& call, F f, E error, VectorPtr* result) {
 
 // ---- integers
 
-template <Op op, typename T>
+template <Op op, typename T, bool kTry>
 Status IntegerKernel(const KernelCall& call, VectorPtr* result) {
   auto f = [](T a, T b, T* r) -> uint8_t {
     if constexpr (op == Op::kAdd) return __builtin_add_overflow(a, b, r) ? kError : kOk;
@@ -104,7 +110,7 @@ Status IntegerKernel(const KernelCall& call, VectorPtr* result) {
     if constexpr (op == Op::kIntDiv || op == Op::kMod) {
       if (b == 0) {
         *r = 0;
-        return kNullRow;
+        return kError;
       }
       if constexpr (std::is_signed_v<T>) {
         if (b == -1) {
@@ -122,28 +128,29 @@ Status IntegerKernel(const KernelCall& call, VectorPtr* result) {
     return kOk;
   };
   auto error = [&call](T a, T b) {
+    if ((op == Op::kIntDiv || op == Op::kMod) && b == 0) return DivideByZero();
     return Status::OutOfRange(std::string("Overflow in ") + OpWord(op) + " of " +
                               PhysicalName(*call.result_type) + " (" + NumText(a) + " " + OpSymbol(op) + " " +
                               NumText(b) + ")");
   };
-  return BinaryLoop<T, T, T>(call, f, error, result);
+  return BinaryLoop<T, T, T, kTry>(call, f, error, result);
 }
 
-template <Op op>
+template <Op op, bool kTry = false>
 Status IntegerDispatch(const KernelCall& call, VectorPtr* result) {
   switch (call.result_type->id()) {
-    case TypeId::kInt8: return IntegerKernel<op, int8_t>(call, result);
-    case TypeId::kInt16: return IntegerKernel<op, int16_t>(call, result);
-    case TypeId::kInt32: return IntegerKernel<op, int32_t>(call, result);
-    case TypeId::kInt64: return IntegerKernel<op, int64_t>(call, result);
-    case TypeId::kUInt64: return IntegerKernel<op, uint64_t>(call, result);
+    case TypeId::kInt8: return IntegerKernel<op, int8_t, kTry>(call, result);
+    case TypeId::kInt16: return IntegerKernel<op, int16_t, kTry>(call, result);
+    case TypeId::kInt32: return IntegerKernel<op, int32_t, kTry>(call, result);
+    case TypeId::kInt64: return IntegerKernel<op, int64_t, kTry>(call, result);
+    case TypeId::kUInt64: return IntegerKernel<op, uint64_t, kTry>(call, result);
     default: return Status::Internal("integer kernel on " + call.result_type->ToString());
   }
 }
 
-// ---- floating point (division by zero gives NULL)
+// ---- floating point (division by zero is an error, as in Spark's ANSI mode; NULL when kTry)
 
-template <Op op, typename T>
+template <Op op, typename T, bool kTry>
 Status FloatKernel(const KernelCall& call, VectorPtr* result) {
   auto f = [](T a, T b, T* r) -> uint8_t {
     if constexpr (op == Op::kAdd) *r = a + b;
@@ -152,7 +159,7 @@ Status FloatKernel(const KernelCall& call, VectorPtr* result) {
     if constexpr (op == Op::kDiv || op == Op::kMod || op == Op::kIntDiv) {
       if (b == 0) {
         *r = 0;
-        return kNullRow;
+        return kError;
       }
       if constexpr (op == Op::kDiv) *r = a / b;
       if constexpr (op == Op::kMod) *r = std::fmod(a, b);
@@ -160,14 +167,14 @@ Status FloatKernel(const KernelCall& call, VectorPtr* result) {
     }
     return kOk;
   };
-  auto error = [](T, T) { return Status::Internal("float kernel failed"); };
-  return BinaryLoop<T, T, T>(call, f, error, result);
+  auto error = [](T, T) { return DivideByZero(); };  // the only failure
+  return BinaryLoop<T, T, T, kTry>(call, f, error, result);
 }
 
-template <Op op>
+template <Op op, bool kTry = false>
 Status FloatDispatch(const KernelCall& call, VectorPtr* result) {
-  if (call.result_type->id() == TypeId::kFloat) return FloatKernel<op, float>(call, result);
-  return FloatKernel<op, double>(call, result);
+  if (call.result_type->id() == TypeId::kFloat) return FloatKernel<op, float, kTry>(call, result);
+  return FloatKernel<op, double, kTry>(call, result);
 }
 
 // ---- decimals: exact in int128 with overflow checks, rounding half away from zero.
@@ -187,7 +194,7 @@ bool DecimalNeverOverflows(int p1, int s1, int p2, int s2, int pr, int s) {
   }
 }
 
-template <Op op>
+template <Op op, bool kTry = false>
 Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
   const auto& ta = *call.arg(0).type();
   const auto& tb = *call.arg(1).type();
@@ -211,7 +218,7 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
       } else if constexpr (op == Op::kSub) {
         if (__builtin_sub_overflow(x, y, &v)) return kError;
       } else {
-        if (y == 0) return kNullRow;
+        if (y == 0) return kError;
         v = x % y;
       }
       if (down != 1) v = DivRoundHalfAway(v, down);
@@ -220,7 +227,7 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
       if (__builtin_mul_overflow(a, b, &v)) return kError;
       if (down != 1) v = DivRoundHalfAway(v, down);
     } else {  // kDiv: a / b at scale s
-      if (b == 0) return kNullRow;
+      if (b == 0) return kError;
       if (div_scale == 0) return kError;
       int128_t x = a, y = b;
       if (div_e >= 0) {
@@ -240,6 +247,7 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
     using B = decltype(tb_tag);
     using R = decltype(tr_tag);
     auto error = [&](A a, B b) {
+      if ((op == Op::kDiv || op == Op::kMod) && b == 0) return DivideByZero();
       return Status::OutOfRange(std::string("Overflow in ") + OpWord(op) + " of " + tr.ToString() + " (" +
                                 columnar::FormatDecimal(a, s1) + " " + OpSymbol(op) + " " +
                                 columnar::FormatDecimal(b, s2) + ")");
@@ -257,7 +265,7 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
           if constexpr (op == Op::kSub) *r = static_cast<R>(x * f1 - y * f2);
           return kOk;
         };
-        return BinaryLoop<A, B, R>(call, f, error, result);
+        return BinaryLoop<A, B, R, kTry>(call, f, error, result);
       }
     }
     auto f = [&](A a, B b, R* r) -> uint8_t {
@@ -266,7 +274,7 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
       *r = static_cast<R>(v);
       return res;
     };
-    return BinaryLoop<A, B, R>(call, f, error, result);
+    return BinaryLoop<A, B, R, kTry>(call, f, error, result);
   };
   auto with_r = [&](auto a_tag, auto b_tag) {
     if (tr.IsWideDecimal()) return run(a_tag, b_tag, int128_t{});
@@ -458,10 +466,7 @@ Status TimestampDiffKernel(const KernelCall& call, VectorPtr* result) {  // -> I
 bool IsNumOrNull(const TypePtr& t) { return t->IsNumeric() || t->id() == TypeId::kNull; }
 TypePtr NullToInt(const TypePtr& t) { return t->id() == TypeId::kNull ? columnar::Int32() : t; }
 
-template <Op op>
-ScalarKernel IntegerKernelFor() { return IntegerDispatch<op>; }
-
-template <Op op>
+template <Op op, bool kTry = false>
 bool ResolveNumeric(const std::vector<TypePtr>& args, Overload* o) {
   if (args.size() != 2 || !IsNumOrNull(args[0]) || !IsNumOrNull(args[1])) return false;
   TypePtr a = NullToInt(args[0]), b = NullToInt(args[1]);
@@ -472,20 +477,20 @@ bool ResolveNumeric(const std::vector<TypePtr>& args, Overload* o) {
   if (t->IsFloating()) {
     o->arg_types = {t, t};
     o->return_type = t;
-    o->kernel = FloatDispatch<op>;
+    o->kernel = FloatDispatch<op, kTry>;
     return true;
   }
   if (t->IsInteger()) {
     o->arg_types = {t, t};
     o->return_type = t;
-    o->kernel = IntegerDispatch<op>;
+    o->kernel = IntegerDispatch<op, kTry>;
     return true;
   }
   // DECIMAL (Spark's rules).
   if (op == Op::kIntDiv) {
     o->arg_types = {columnar::Int64(), columnar::Int64()};
     o->return_type = columnar::Int64();
-    o->kernel = IntegerDispatch<op>;
+    o->kernel = IntegerDispatch<op, kTry>;
     return true;
   }
   TypePtr d1 = DecimalFor(a), d2 = DecimalFor(b);
@@ -513,7 +518,7 @@ bool ResolveNumeric(const std::vector<TypePtr>& args, Overload* o) {
   }
   o->arg_types = {d1, d2};
   o->return_type = r;
-  o->kernel = DecimalKernel<op>;
+  o->kernel = DecimalKernel<op, kTry>;
   return true;
 }
 
@@ -618,6 +623,12 @@ void RegisterArithmeticFunctions(FunctionRegistry* r) {
   r->Add({"//", "(NUMERIC // NUMERIC)", ResolveIntDiv}, {"div"});
   r->Add({"%", "(NUMERIC % NUMERIC)", ResolveNumeric<Op::kMod>}, {"mod"});
   r->Add({"negate", "negate(NUMERIC), negate(INTERVAL)", ResolveNegate});
+  // Spark's try_* arithmetic: NULL instead of an overflow or division-by-zero error.
+  r->Add({"try_add", "try_add(NUMERIC, NUMERIC)", ResolveNumeric<Op::kAdd, true>});
+  r->Add({"try_subtract", "try_subtract(NUMERIC, NUMERIC)", ResolveNumeric<Op::kSub, true>});
+  r->Add({"try_multiply", "try_multiply(NUMERIC, NUMERIC)", ResolveNumeric<Op::kMul, true>});
+  r->Add({"try_divide", "try_divide(NUMERIC, NUMERIC)", ResolveNumeric<Op::kDiv, true>});
+  r->Add({"try_mod", "try_mod(NUMERIC, NUMERIC)", ResolveNumeric<Op::kMod, true>});
 }
 
 }  // namespace shoal::expr

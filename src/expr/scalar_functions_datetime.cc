@@ -216,11 +216,13 @@ Status MakeDateKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<int32_t>(call, [&](int64_t i, int32_t* r) -> Result<RowStatus> {
     int64_t y = FixedArg<int32_t>(call, 0, i);
     int64_t m = FixedArg<int32_t>(call, 1, i), d = FixedArg<int32_t>(call, 2, i);
-    if (m < 1 || m > 12 || !columnar::IsValidCivil(y, static_cast<int>(m), static_cast<int>(d))) {
-      return RowStatus::kNull;
-    }
+    auto invalid = [&] {  // Spark's ANSI mode: an error, not NULL
+      return Status::OutOfRange("[DATETIME_FIELD_OUT_OF_BOUNDS] invalid date make_date(" + std::to_string(y) + ", " +
+                                std::to_string(m) + ", " + std::to_string(d) + ")");
+    };
+    if (m < 1 || m > 12 || !columnar::IsValidCivil(y, static_cast<int>(m), static_cast<int>(d))) return invalid();
     int64_t days = columnar::DaysFromCivil(y, static_cast<int>(m), static_cast<int>(d));
-    if (days < INT32_MIN || days > INT32_MAX) return RowStatus::kNull;
+    if (days < INT32_MIN || days > INT32_MAX) return invalid();
     *r = static_cast<int32_t>(days);
     return RowStatus::kOk;
   }, out);

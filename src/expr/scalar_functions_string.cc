@@ -38,15 +38,6 @@ Status ConcatOpKernel(const KernelCall& call, VectorPtr* out) {
   }, out);
 }
 
-Status ConcatKernel(const KernelCall& call, VectorPtr* out) {  // skips NULLs
-  return StringRows(call, [&](int64_t i, std::string* s) -> Result<RowStatus> {
-    for (size_t a = 0; a < call.num_args; ++a) {
-      if (!call.arg(a).IsNull(i)) s->append(StrArg(call, a, i));
-    }
-    return RowStatus::kOk;
-  }, out, false);
-}
-
 Status ConcatWsKernel(const KernelCall& call, VectorPtr* out) {
   return StringRows(call, [&](int64_t i, std::string* s) -> Result<RowStatus> {
     if (call.arg(0).IsNull(i)) return RowStatus::kNull;
@@ -299,11 +290,9 @@ void RegisterStringFunctions(FunctionRegistry* r) {
   r->Add({"||", "(STRING || STRING)", [](const std::vector<TypePtr>& a, Overload* o) {
             return a.size() == 2 && AllToString(a, o, 2) && (o->kernel = ConcatOpKernel, true);
           }});
+  // Spark: NULL when any argument is NULL (concat_ws skips NULLs).
   r->Add({"concat", "concat(ANY, ...)", [](const std::vector<TypePtr>& a, Overload* o) {
-            if (!AllToString(a, o, 1)) return false;
-            o->kernel = ConcatKernel;
-            o->propagates_nulls = false;
-            return true;
+            return AllToString(a, o, 1) && (o->kernel = ConcatOpKernel, true);
           }});
   r->Add({"concat_ws", "concat_ws(STRING, ANY, ...)", [](const std::vector<TypePtr>& a, Overload* o) {
             if (!AllToString(a, o, 2)) return false;

@@ -1,1 +1,1 @@
-SELECT "My Col", `back``tick`, `select` FROM "t";
+SELECT "a string", 'it\'s', `My Col`, `back``tick`, `select` FROM `t`;

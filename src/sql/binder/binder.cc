@@ -20,7 +20,7 @@ std::string DeriveName(const ParsedExpression& e) {
   if (e.kind == ExprKind::kColumnRef) return e.As<ColumnRefExpression>().parts.back();
   if (e.kind == ExprKind::kFunction) {
     const auto& f = e.As<FunctionExpression>();
-    if (f.args.size() == 1 && f.args[0]->kind == ExprKind::kStar) return f.name + "(*)";
+    if (f.args.size() == 1 && f.args[0]->kind == ExprKind::kStar && !f.filter && !f.over) return f.name + "(*)";
   }
   return e.ToString();
 }
@@ -41,6 +41,29 @@ Result<int64_t> Ordinal(const ParsedExpression& e, size_t count, const char* cla
                           std::to_string(count));
   }
   return k;
+}
+
+// ORDER BY ALL, unless a select column is named `all` (then ORDER BY all sorts by it).
+bool OrdersByAll(const std::vector<OrderByItem>& order_by, const std::vector<std::string>& names, size_t visible) {
+  if (order_by.size() != 1 || !order_by[0].all) return false;
+  for (size_t i = 0; i < visible; ++i) {
+    if (NameEq(names[i], "all")) return false;
+  }
+  return true;
+}
+
+// The sort keys of ORDER BY ALL: the first `visible` columns, left to right, in `all`'s order.
+std::vector<SortKey> SortKeysOfAll(const OrderByItem& all, const std::vector<expr::ExprPtr>& exprs,
+                                   const std::vector<std::string>& names, size_t visible) {
+  std::vector<SortKey> keys;
+  for (size_t i = 0; i < visible; ++i) {
+    SortKey key;
+    key.descending = all.descending;
+    key.nulls_first = all.nulls == NullsOrder::kDefault ? !all.descending : all.nulls == NullsOrder::kFirst;
+    key.expr = expr::ColumnRef(static_cast<int>(i), exprs[i]->type, names[i], exprs[i]->nullable);
+    keys.push_back(std::move(key));
+  }
+  return keys;
 }
 
 LogicalPtr MakeDistinct(LogicalPtr child) {
@@ -69,6 +92,8 @@ std::vector<std::string> Names(const LogicalOperator& op, size_t n) {
   return out;
 }
 
+}  // namespace
+
 Result<expr::ExprPtr> AsPredicate(expr::ExprPtr e, const char* clause) {
   if (e->type->id() == columnar::TypeId::kBoolean) return e;
   auto r = expr::ImplicitCast(e, columnar::Boolean());
@@ -77,8 +102,6 @@ Result<expr::ExprPtr> AsPredicate(expr::ExprPtr e, const char* clause) {
   }
   return r;
 }
-
-}  // namespace
 
 Result<LogicalPtr> Binder::BindQuery(const QueryNode& query) { return BindQueryNode(query); }
 
@@ -145,11 +168,26 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
   std::vector<std::pair<std::string, const ParsedExpression*>> aliases;
   for (const auto& si : s.select_list) {
     if (si.expr->kind == ExprKind::kStar) {
-      const auto& q = si.expr->As<StarExpression>().qualifier;
+      const auto& star = si.expr->As<StarExpression>();
+      const auto& q = star.qualifier;
       size_t before = items.size();
+      std::vector<bool> excepted(star.except.size(), false);
       for (const auto& c : scope.columns) {
         if (q.empty() ? c.hidden : !NameEq(c.table, q.back())) continue;
+        bool skip = false;
+        for (size_t k = 0; k < star.except.size(); ++k) {
+          if (NameEq(star.except[k], c.name)) skip = excepted[k] = true;
+        }
+        if (skip) continue;
         items.push_back({nullptr, expr::ColumnRef(c.index, c.type, c.name, c.nullable), c.name});
+      }
+      for (size_t k = 0; k < star.except.size(); ++k) {
+        if (!excepted[k]) {
+          return Status::Binder("Referenced column \"" + star.except[k] + "\" in * EXCEPT not found");
+        }
+      }
+      if (items.size() == before && !star.except.empty()) {
+        return Status::Binder("* EXCEPT leaves no columns");
       }
       if (items.size() == before) {
         if (!q.empty()) return Status::Binder("Referenced table \"" + q.back() + "\" not found");
@@ -162,7 +200,7 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
     items.push_back({si.expr.get(), nullptr, name});
   }
 
-  bool aggregate = !s.group_by.empty() || !s.grouping_elements.empty() || s.having != nullptr;
+  bool aggregate = !s.group_by.empty() || !s.grouping_elements.empty() || s.having != nullptr || s.group_by_all;
   for (const auto& it : items) aggregate = aggregate || (it.ast && ContainsAggregate(*it.ast));
   for (const auto& o : s.order_by) aggregate = aggregate || ContainsAggregate(*o.expr);
   aggregate = aggregate || (s.qualify && ContainsAggregate(*s.qualify));
@@ -197,6 +235,17 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
       if (!bound) {
         if (ContainsAggregate(*ast)) return Status::Binder("GROUP BY clause cannot contain aggregates");
         ASSIGN_OR_RETURN(bound, BindExpr(*ast, gctx));
+      }
+      bool dup = false;
+      for (const auto& e : agg.groups) dup = dup || e->Equals(*bound);
+      if (!dup) agg.groups.push_back(bound);
+    }
+    // GROUP BY ALL: every select item that holds no aggregate (Spark, DuckDB).
+    for (size_t i = 0; s.group_by_all && i < items.size(); ++i) {
+      if (items[i].ast && ContainsAggregate(*items[i].ast)) continue;
+      expr::ExprPtr bound = items[i].bound;
+      if (!bound) {
+        ASSIGN_OR_RETURN(bound, BindExpr(*items[i].ast, gctx));
       }
       bool dup = false;
       for (const auto& e : agg.groups) dup = dup || e->Equals(*bound);
@@ -264,7 +313,10 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
   // ORDER BY: ordinals and output names refer to select columns; other expressions are
   // computed as hidden columns of the projection.
   std::vector<SortKey> keys;
+  const bool order_by_all = OrdersByAll(s.order_by, names, visible);
+  if (order_by_all) keys = SortKeysOfAll(s.order_by.front(), exprs, names, visible);
   for (const auto& o : s.order_by) {
+    if (order_by_all) break;
     ASSIGN_OR_RETURN(int64_t k, Ordinal(*o.expr, visible, "ORDER BY"));
     int col = static_cast<int>(k) - 1;
     if (col < 0 && o.expr->kind == ExprKind::kColumnRef &&
@@ -373,7 +425,7 @@ Result<LogicalPtr> Binder::BindValues(const ValuesNode& v) {
   auto schema = std::make_shared<columnar::Schema>();
   std::vector<columnar::VectorPtr> cols;
   for (size_t c = 0; c < ncols; ++c) {
-    schema->fields.push_back({"col" + std::to_string(c), types[c], true});
+    schema->fields.push_back({"col" + std::to_string(c + 1), types[c], true});  // Spark: col1, col2, ...
     cols.push_back(columnar::Vector::Make(types[c], static_cast<int64_t>(rows.size())));
   }
   expr::EvalContext ectx;
@@ -450,7 +502,12 @@ Result<LogicalPtr> Binder::BindModifiersOnOutput(const QueryNode& query, Logical
     ctx.scope = &scope;
     ctx.clause = "ORDER BY";
     auto sort = std::make_unique<LogicalOperator>(LogicalKind::kSort);
+    std::vector<expr::ExprPtr> refs = OutputRefs(*plan, plan->columns.size());
+    std::vector<std::string> names = Names(*plan, plan->columns.size());
+    const bool order_by_all = OrdersByAll(query.order_by, names, names.size());
+    if (order_by_all) sort->sort_keys = SortKeysOfAll(query.order_by.front(), refs, names, names.size());
     for (const auto& o : query.order_by) {
+      if (order_by_all) break;
       ASSIGN_OR_RETURN(int64_t k, Ordinal(*o.expr, plan->columns.size(), "ORDER BY"));
       SortKey key;
       if (k > 0) {

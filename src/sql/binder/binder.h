@@ -213,6 +213,8 @@ class Binder {
 // Whether `e` contains an aggregate call outside subqueries (a window aggregate such as
 // sum(x) OVER () is none, but an aggregate in its arguments is).
 bool ContainsAggregate(const ParsedExpression& e);
+// `e` as a BOOLEAN predicate of `clause` (an implicit cast), or a Binder error naming it.
+Result<expr::ExprPtr> AsPredicate(expr::ExprPtr e, const char* clause);
 
 // Places one kWindow operator per window specification of `win` over `plan` and rewrites
 // `exprs` (bound with placeholders) to the new columns (binder_window.cc).

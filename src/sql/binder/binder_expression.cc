@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "expr/aggregate_functions.h"
 #include "expr/cast.h"
@@ -150,7 +151,71 @@ Result<columnar::TypePtr> BindTypeName(const TypeName& t) {
   return Status::Binder("Unknown type " + t.ToString());
 }
 
+namespace {
+
+// A type as Spark's typeof() writes it (its simpleString): int, decimal(10,2), array<int>,
+// map<string,int>, struct<a:int,b:string>, void for NULL.
+std::string SparkTypeName(const columnar::TypePtr& type) {
+  using columnar::TypeId;
+  const columnar::DataType& t = *type;
+  if (expr::IsIntervalType(type)) return "interval";
+  switch (t.id()) {
+    case TypeId::kNull: return "void";
+    case TypeId::kList: return "array<" + SparkTypeName(t.element()) + ">";
+    case TypeId::kMap: return "map<" + SparkTypeName(t.key()) + "," + SparkTypeName(t.value()) + ">";
+    case TypeId::kStruct: {
+      std::string s = "struct<";
+      for (size_t i = 0; i < t.children().size(); ++i) {
+        if (i) s += ",";
+        s += t.children()[i].name + ":" + SparkTypeName(t.children()[i].type);
+      }
+      return s + ">";
+    }
+    default: {
+      std::string s = t.ToString();
+      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    }
+  }
+}
+
+// A number with a Spark SQL type suffix (10L, 3S, 4Y, 1.5D, 1.5F, 2BD): the value of that type,
+// or an error naming the literal when it does not fit.
+Result<Value> SuffixedNumber(const ConstantExpression& e) {
+  const std::string& suffix = e.number_suffix;
+  std::string written = e.text + suffix;
+  auto out_of_range = [&](std::string_view type) {
+    return Status::OutOfRange("numeric literal " + written + " does not fit in " + std::string(type));
+  };
+  if (suffix == "D" || suffix == "F") {
+    ASSIGN_OR_RETURN(Value v, expr::FloatLiteral(e.text));
+    if (suffix == "D") return v;
+    double d = v.GetDouble();
+    if (std::isinf(static_cast<float>(d)) && !std::isinf(d)) return out_of_range("FLOAT");
+    return expr::CastValue(v, columnar::Float32());
+  }
+  if (suffix == "BD") {
+    if (e.literal_kind == LiteralKind::kFloat) {
+      return Status::NotSupported("DECIMAL literal with an exponent (" + written + ") is not supported; write its digits");
+    }
+    return e.literal_kind == LiteralKind::kInteger ? expr::DecimalLiteral(e.text + ".")
+                                                   : expr::DecimalLiteral(e.text);
+  }
+  // L, S, Y: integral digits (the lexer allows no other).
+  ASSIGN_OR_RETURN(Value v, expr::IntegerLiteral(e.text));
+  auto type = suffix == "L" ? columnar::Int64() : suffix == "S" ? columnar::Int16() : columnar::Int8();
+  auto r = expr::CastValue(v, type);
+  if (!r.ok()) return out_of_range(type->ToString());
+  return r;
+}
+
+}  // namespace
+
 Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
+  if (!e.number_suffix.empty()) {
+    ASSIGN_OR_RETURN(Value v, SuffixedNumber(e));
+    return expr::Literal(std::move(v));
+  }
   switch (e.literal_kind) {
     case LiteralKind::kNull: return expr::Literal(Value());
     case LiteralKind::kBoolean: return expr::Literal(Value::Boolean(Lower(e.text) == "true"));
@@ -302,6 +367,24 @@ Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprCon
   } else if (name != "count") {
     return Status::Binder(name + "(*) is not supported; only count(*)");
   }
+  if (e.filter) {
+    // agg(x) FILTER (WHERE p) is agg(CASE WHEN p THEN x END): every aggregate that takes a
+    // FILTER skips NULL inputs, so the rows p rejects do not count.
+    if (!expr::AggregateIgnoresNulls(name)) {
+      return Status::Binder("FILTER is not supported for " + name + "(): it does not skip NULL inputs");
+    }
+    if (ContainsAggregate(*e.filter)) return Status::Binder("aggregate function calls cannot be nested");
+    inner.clause = "an aggregate function's FILTER";
+    ASSIGN_OR_RETURN(expr::ExprPtr pred, BindExpr(*e.filter, inner));
+    ASSIGN_OR_RETURN(pred, AsPredicate(pred, "FILTER"));
+    if (star) {
+      star = false;
+      args.push_back(expr::Literal(Value::Int32(1)));
+    }
+    if (!args.empty()) {  // string_agg's separator stays as it is
+      ASSIGN_OR_RETURN(args[0], expr::Case({{pred, args[0]}}, expr::Literal(Value())));
+    }
+  }
   std::vector<columnar::TypePtr> types;
   for (const auto& a : args) types.push_back(a->type);
   ASSIGN_OR_RETURN(expr::AggregateBinding binding, expr::ResolveAggregate(name, types, e.distinct));
@@ -337,7 +420,11 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
   for (const auto& n : e.arg_names) {
     if (!n.empty()) return Status::Binder("Function " + name + " does not take named arguments");
   }
+  if (e.filter && e.over) return Status::NotSupported("FILTER (WHERE ...) on a window function is not supported");
   if (e.over) return BindWindowFunction(e, ctx);
+  if (e.filter && !expr::IsAggregateFunction(name)) {
+    return Status::Binder("FILTER (WHERE ...) is only allowed in aggregate functions, not in " + name + "()");
+  }
   if ((name == "grouping" || name == "grouping_id") && !expr::FunctionRegistry::Get().Find(name)) {
     return BindGroupingFunction(e, ctx);
   }
@@ -345,7 +432,7 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
   if (name == "typeof") {
     if (e.args.size() != 1) return Status::Binder("typeof() takes exactly one argument");
     ASSIGN_OR_RETURN(expr::ExprPtr a, BindExpr(*e.args[0], ctx));
-    return expr::Literal(Value::String(a->type->ToString()));
+    return expr::Literal(Value::String(SparkTypeName(a->type)));
   }
   const bool known = IsSpecialForm(name) || expr::FunctionRegistry::Get().Find(name);
   if (!known) {
@@ -457,7 +544,8 @@ Result<expr::ExprPtr> Binder::BindExprInner(const ParsedExpression& e, ExprConte
       const auto& l = e.As<LikeExpression>();
       ASSIGN_OR_RETURN(expr::ExprPtr v, BindExpr(*l.input, ctx));
       ASSIGN_OR_RETURN(expr::ExprPtr p, BindExpr(*l.pattern, ctx));
-      expr::ExprPtr esc;
+      // Spark's default escape character is the backslash: 'a\\%' matches a literal %.
+      expr::ExprPtr esc = expr::Literal(Value::String("\\"));
       if (l.escape) {
         ASSIGN_OR_RETURN(esc, BindExpr(*l.escape, ctx));
       }

@@ -320,6 +320,25 @@ Result<LogicalPtr> Binder::BindJoin(const JoinRef& join, Scope* scope) {
       (plan->join_type == LogicalJoinType::kRight || plan->join_type == LogicalJoinType::kFull)) {
     ASSIGN_OR_RETURN(plan, MergeUsingColumns(std::move(plan), using_pairs, &combined));
   }
+  if (!using_columns.empty()) {
+    // Spark's column order: the USING (or NATURAL) columns first, in their order, then the
+    // other columns of both sides. Only the scope's order changes (what * expands to).
+    std::vector<ScopeColumn> first, rest;
+    std::vector<bool> taken(combined.columns.size(), false);
+    for (const auto& name : using_columns) {
+      for (size_t i = 0; i < combined.columns.size(); ++i) {
+        if (taken[i] || combined.columns[i].hidden || !NameEq(combined.columns[i].name, name)) continue;
+        first.push_back(combined.columns[i]);
+        taken[i] = true;
+        break;
+      }
+    }
+    for (size_t i = 0; i < combined.columns.size(); ++i) {
+      if (!taken[i]) rest.push_back(combined.columns[i]);
+    }
+    first.insert(first.end(), rest.begin(), rest.end());
+    combined.columns = std::move(first);
+  }
   *scope = std::move(combined);
   return plan;
 }

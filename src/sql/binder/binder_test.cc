@@ -97,7 +97,7 @@ TEST(Binder, SetOperationsUnifyTypes) {
 }
 
 TEST(Binder, ValuesGetCommonColumnTypes) {
-  EXPECT_EQ(Columns("VALUES (1, 'a'), (3000000000, NULL)"), (std::vector<std::string>{"col0:BIGINT", "col1:STRING"}));
+  EXPECT_EQ(Columns("VALUES (1, 'a'), (3000000000, NULL)"), (std::vector<std::string>{"col1:BIGINT", "col2:STRING"}));
 }
 
 TEST(Binder, OrderByHiddenColumnsAreProjectedAway) {

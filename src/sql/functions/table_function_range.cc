@@ -61,7 +61,8 @@ class RangeSource : public TableSource {
  public:
   RangeSource(std::string name, int64_t start, int64_t stop, int64_t step, bool inclusive)
       : name_(std::move(name)), start_(start), stop_(stop), step_(step), inclusive_(inclusive) {
-    schema_.fields.push_back({name_, columnar::Int64(), false});
+    // Spark names range's column `id`; generate_series (DuckDB's) names it after itself.
+    schema_.fields.push_back({name_ == "range" ? "id" : name_, columnar::Int64(), false});
     // Row count without overflow: work in unsigned 128-bit.
     __int128 span = static_cast<__int128>(stop) - start;
     __int128 st = step;

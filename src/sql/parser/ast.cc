@@ -74,6 +74,7 @@ std::string FunctionToString(const FunctionExpression& f, bool table_function = 
     out += f.args[i]->ToString();
   }
   out += ")";
+  if (f.filter) out += " FILTER (WHERE " + f.filter->ToString() + ")";
   if (f.over) out += " OVER " + f.over->ToString();
   return out;
 }
@@ -96,7 +97,7 @@ std::string OrderByToString(const std::vector<OrderByItem>& items) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {
     if (i) out += ", ";
-    out += items[i].expr->ToString();
+    out += items[i].all ? "ALL" : items[i].expr->ToString();
     out += items[i].descending ? " DESC" : " ASC";
     if (items[i].nulls == NullsOrder::kFirst) out += " NULLS FIRST";
     if (items[i].nulls == NullsOrder::kLast) out += " NULLS LAST";
@@ -125,8 +126,12 @@ std::string QuoteIdentifier(const std::string& name) {
 
 std::string QuoteString(const std::string& value) {
   std::string out = "'";
-  for (char c : value) {
+  for (size_t i = 0; i < value.size(); ++i) {
+    char c = value[i];
     if (c == '\'') out += '\'';
+    // A backslash starts an escape when read back, except before % and _ (kept for LIKE).
+    bool kept = c == '\\' && i + 1 < value.size() && (value[i + 1] == '%' || value[i + 1] == '_');
+    if (c == '\\' && !kept) out += '\\';
     out += c;
   }
   return out + "'";
@@ -183,6 +188,7 @@ void UpdateHeight(ParsedExpression& expr) {
     case ExprKind::kFunction: {
       const auto& f = expr.As<FunctionExpression>();
       h = H(f.args);
+      if (f.filter) h = std::max(h, f.filter->height);
       if (f.over) h = std::max(h, f.over->height);
       break;
     }
@@ -386,7 +392,7 @@ std::string ParsedExpression::ToString() const {
         case LiteralKind::kBoolean: return c.text == "true" ? "TRUE" : "FALSE";
         case LiteralKind::kInteger:
         case LiteralKind::kDecimal:
-        case LiteralKind::kFloat: return c.text;
+        case LiteralKind::kFloat: return c.text + c.number_suffix;
         case LiteralKind::kString: return QuoteString(c.text);
         case LiteralKind::kBinary: return "X'" + c.text + "'";
         case LiteralKind::kDate: return "DATE " + QuoteString(c.text);
@@ -415,7 +421,9 @@ std::string ParsedExpression::ToString() const {
     case ExprKind::kColumnRef: return JoinNameParts(As<ColumnRefExpression>().parts);
     case ExprKind::kStar: {
       const auto& s = As<StarExpression>();
-      return s.qualifier.empty() ? "*" : JoinNameParts(s.qualifier) + ".*";
+      std::string out = s.qualifier.empty() ? "*" : JoinNameParts(s.qualifier) + ".*";
+      if (!s.except.empty()) out += " EXCEPT (" + IdentList(s.except) + ")";
+      return out;
     }
     case ExprKind::kFunction: return FunctionToString(As<FunctionExpression>());
     case ExprKind::kCast: {
@@ -517,6 +525,7 @@ std::string QueryNode::ToString() const {
       }
       if (s.from) out += " FROM " + s.from->ToString();
       if (s.where) out += " WHERE " + s.where->ToString();
+      if (s.group_by_all) out += " GROUP BY ALL";
       if (!s.group_by.empty() || !s.grouping_elements.empty()) {
         out += " GROUP BY " + ExprList(s.group_by);
         for (size_t i = 0; i < s.grouping_elements.size(); ++i) {
@@ -720,6 +729,12 @@ std::string CreateToString(const CreateTableStatement& s) {
       first = false;
       out += c.ToString();
     }
+    for (const auto& k : s.key_constraints) {
+      if (!first) out += ", ";
+      first = false;
+      if (!k.name.empty()) out += "CONSTRAINT " + QuoteIdentifier(k.name) + " ";
+      out += k.ToString();
+    }
     out += ")";
   }
   if (!s.using_format.empty()) out += " USING " + QuoteIdentifier(s.using_format);
@@ -760,6 +775,18 @@ std::string ColumnDefinition::ToString() const {
     }
   }
   if (comment) out += " COMMENT " + QuoteString(*comment);
+  return out;
+}
+
+std::string KeyConstraint::ToString() const {
+  std::string out = kind == Kind::kPrimaryKey ? "PRIMARY KEY (" : kind == Kind::kUnique ? "UNIQUE (" : "FOREIGN KEY (";
+  out += IdentList(columns) + ")";
+  if (kind == Kind::kForeignKey) {
+    out += " REFERENCES " + references.ToString();
+    if (!referenced_columns.empty()) out += " (" + IdentList(referenced_columns) + ")";
+  }
+  out += " NOT ENFORCED";
+  if (rely) out += " RELY";
   return out;
 }
 

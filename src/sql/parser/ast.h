@@ -160,6 +160,9 @@ struct ConstantExpression : ParsedExpression {
   explicit ConstantExpression(size_t pos) : ParsedExpression(ExprKind::kConstant, pos) {}
   LiteralKind literal_kind = LiteralKind::kNull;
   std::string text;
+  // kInteger / kDecimal / kFloat: the type suffix as written in upper case (10L, 1.5D, 2BD; the
+  // lexer's Token::suffix), or empty.
+  std::string number_suffix;
   // kInterval: singular upper case YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND,
   // MICROSECOND; empty when the unit is inside the string (INTERVAL '1 day').
   std::string interval_unit;
@@ -177,6 +180,7 @@ struct ColumnRefExpression : ParsedExpression {
 struct StarExpression : ParsedExpression {
   explicit StarExpression(size_t pos) : ParsedExpression(ExprKind::kStar, pos) {}
   std::vector<std::string> qualifier;  // empty for a bare *
+  std::vector<std::string> except;     // * EXCEPT (a, b): the columns left out
 };
 
 // f(args), f(DISTINCT args), also array(...), struct(...), named_struct(...), map(...),
@@ -190,6 +194,7 @@ struct FunctionExpression : ParsedExpression {
   // `name = v` argument (the latter only in table function calls).
   std::vector<std::string> arg_names;
   bool distinct = false;
+  ExprPtr filter;                    // agg(...) FILTER (WHERE filter); else null
   std::unique_ptr<WindowSpec> over;  // f(...) OVER (...): a window function; else null
 };
 
@@ -334,6 +339,9 @@ struct OrderByItem {
   ExprPtr expr;
   bool descending = false;
   NullsOrder nulls = NullsOrder::kDefault;
+  // ORDER BY ALL (the only item; `expr` is then the column reference `all`, which it means
+  // when the select list has a column of that name): every select column, left to right.
+  bool all = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -428,6 +436,7 @@ struct SelectNode : QueryNode {
   TableRefPtr from;  // null for SELECT without FROM
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  bool group_by_all = false;  // GROUP BY ALL: every select item without an aggregate
   // ROLLUP / CUBE / GROUPING SETS of the GROUP BY (after its plain expressions).
   std::vector<GroupingElement> grouping_elements;
   ExprPtr having;
@@ -600,6 +609,21 @@ struct ColumnDefinition {
   std::string ToString() const;
 };
 
+// An informational key constraint, as Databricks keeps them (NOT ENFORCED): PRIMARY KEY,
+// UNIQUE or FOREIGN KEY ... REFERENCES, at table level or on one column.
+struct KeyConstraint {
+  enum class Kind : uint8_t { kPrimaryKey, kUnique, kForeignKey };
+  Kind kind = Kind::kPrimaryKey;
+  std::string name;  // CONSTRAINT name, else empty
+  std::vector<std::string> columns;
+  TableName references;                         // FOREIGN KEY only
+  std::vector<std::string> referenced_columns;  // FOREIGN KEY; empty: the referenced primary key
+  bool rely = false;                            // RELY: the optimizer may trust it
+  size_t position = 0;
+  // e.g. "PRIMARY KEY (a, b) NOT ENFORCED RELY" (without the CONSTRAINT name).
+  std::string ToString() const;
+};
+
 // CONSTRAINT name CHECK (expr).
 struct CheckConstraint {
   std::string name;
@@ -619,6 +643,7 @@ struct CreateTableStatement : Statement {
   TableName name;
   std::vector<ColumnDefinition> columns;
   std::vector<CheckConstraint> constraints;
+  std::vector<KeyConstraint> key_constraints;  // table- and column-level, in order written
   std::string using_format;  // as written (e.g. "DELTA"), empty when absent
   std::vector<std::string> partitioned_by;
   std::optional<std::string> location;

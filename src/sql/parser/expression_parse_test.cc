@@ -90,7 +90,8 @@ TEST(SqlParserExpr, PredicatesBindLikeComparisons) {
   EXPECT_EQ(Print("a BETWEEN 1 AND 2 AND b"), "((a BETWEEN 1 AND 2) AND b)");
   EXPECT_EQ(Print("a NOT BETWEEN b + 1 AND c * 2"), "(a NOT BETWEEN (b + 1) AND (c * 2))");
   EXPECT_EQ(Print("a IN (1, 2, 3) OR b NOT IN ('x')"), "((a IN (1, 2, 3)) OR (b NOT IN ('x')))");
-  EXPECT_EQ(Print("a LIKE 'x%' ESCAPE '\\'"), "(a LIKE 'x%' ESCAPE '\\')");
+  EXPECT_EQ(Print("a LIKE 'x%' ESCAPE '\\\\'"), "(a LIKE 'x%' ESCAPE '\\\\')");  // '\\' is one backslash
+  EXPECT_EQ(Print("a LIKE 'x\\%' ESCAPE '/'"), "(a LIKE 'x\\%' ESCAPE '/')");  // \% stays as written
   EXPECT_EQ(Print("a NOT LIKE b"), "(a NOT LIKE b)");
   EXPECT_EQ(Print("a ILIKE 'X'"), "(a ILIKE 'X')");
   EXPECT_EQ(Print("a NOT ILIKE 'X'"), "(a NOT ILIKE 'X')");
@@ -161,11 +162,12 @@ TEST(SqlParserExpr, ColumnRefsStarsAndQuotedNames) {
   auto e = ParseOk("t.c.field");
   ASSERT_EQ(e->kind, ExprKind::kColumnRef);
   EXPECT_EQ(e->As<ColumnRefExpression>().parts, (std::vector<std::string>{"t", "c", "field"}));
-  auto q = ParseOk("\"My Col\"");
+  auto q = ParseOk("`My Col`");
   ASSERT_EQ(q->kind, ExprKind::kColumnRef);
   EXPECT_EQ(q->As<ColumnRefExpression>().parts[0], "My Col");
   EXPECT_EQ(Print("`My Col`"), "`My Col`");
-  EXPECT_EQ(Print("\"select\""), "`select`");  // reserved words are re-quoted
+  EXPECT_EQ(Print("`select`"), "`select`");  // reserved words are re-quoted
+  EXPECT_EQ(Print("\"My Col\""), "'My Col'");  // Spark: a double-quoted string is a literal
   EXPECT_EQ(Print("MixedCase"), "MixedCase");   // case preserved
   auto star = ParseOk("s.t.*");
   ASSERT_EQ(star->kind, ExprKind::kStar);
@@ -196,10 +198,12 @@ TEST(SqlParserExpr, FunctionCalls) {
   EXPECT_EQ(Print("position(a || b IN c)"), "position((a || b), c)");
   EXPECT_EQ(Print("position('l', s)"), "position('l', s)");
   // Quoted function names that collide with keywords or special forms stay quoted.
-  EXPECT_EQ(Print("\"cast\"(1)"), "`cast`(1)");
-  EXPECT_EQ(Print("\"select\"(1)"), "`select`(1)");
-  EXPECT_EQ(Print("\"my fn\"(1)"), "`my fn`(1)");
-  EXPECT_EQ(Print("f(\"from\" => 1)"), "f(`from` => 1)");
+  EXPECT_EQ(Print("`cast`(1)"), "`cast`(1)");
+  EXPECT_EQ(Print("`select`(1)"), "`select`(1)");
+  EXPECT_EQ(Print("`my fn`(1)"), "`my fn`(1)");
+  EXPECT_EQ(Print("f(`from` => 1)"), "f(`from` => 1)");
+  // FILTER (WHERE ...) on an aggregate call.
+  EXPECT_EQ(Print("count(*) FILTER (WHERE a > 1)"), "count(*) FILTER (WHERE (a > 1))");
 }
 
 TEST(SqlParserExpr, CaseExpressions) {

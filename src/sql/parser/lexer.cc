@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cstdint>
+
+#include "columnar/utf8.h"
 
 namespace shoal::sql {
 
@@ -31,12 +35,26 @@ std::string Snippet(std::string_view text, size_t offset, size_t length) {
   s = s.substr(0, std::min<size_t>(length, 40));
   size_t nl = s.find('\n');
   if (nl != std::string_view::npos) s = s.substr(0, nl);
-  return "\"" + std::string(s) + "\"";
+  std::string out = "\"";
+  out.append(s);
+  out.push_back('"');
+  return out;
 }
+
+int HexValue(char c) {
+  if (IsDigit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The typed-number suffixes of Spark SQL, longest first: 10L BIGINT, 10S SMALLINT, 10Y TINYINT,
+// 1.5D DOUBLE, 1.5F FLOAT, 1.5BD DECIMAL.
+constexpr std::array<std::string_view, 6> kNumberSuffixes = {"BD", "L", "S", "Y", "D", "F"};
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view text) : text_(text) {}
+  Lexer(std::string_view text, LexOptions options) : text_(text), options_(options) {}
 
   Result<std::vector<Token>> Run() {
     std::vector<Token> tokens;
@@ -117,8 +135,9 @@ class Lexer {
     if (IsDigit(c) || (c == '.' && pos_ + 1 < text_.size() && IsDigit(text_[pos_ + 1]))) {
       return Number(token);
     }
-    if (c == '\'') return Quoted(token, '\'', TokenType::kString, "unterminated quoted string");
+    if (c == '\'') return StringLiteral(token, '\'');
     if (c == '"') {
+      if (!options_.double_quoted_identifiers) return StringLiteral(token, '"');
       return Quoted(token, '"', TokenType::kQuotedIdentifier, "unterminated quoted identifier");
     }
     if (c == '`') {
@@ -169,11 +188,83 @@ class Lexer {
     }
     token->type = exponent ? TokenType::kFloat : dot ? TokenType::kDecimal : TokenType::kInteger;
     token->text = std::string(text_.substr(start, pos_ - start));
+    // A suffix types the number (Spark SQL); any other letter or digit run glued to a number is
+    // an error, so `10X` is never read as `10 AS X`.
+    if (pos_ < text_.size() && IsWordChar(text_[pos_])) {
+      size_t end = pos_;
+      while (end < text_.size() && IsWordChar(text_[end])) ++end;
+      std::string suffix(text_.substr(pos_, end - pos_));
+      for (char& ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      bool known = std::find(kNumberSuffixes.begin(), kNumberSuffixes.end(), suffix) != kNumberSuffixes.end();
+      bool integral_only = suffix == "L" || suffix == "S" || suffix == "Y";
+      if (!known || (integral_only && token->type != TokenType::kInteger)) {
+        return Error("invalid numeric literal", start, end - start);
+      }
+      token->suffix = std::move(suffix);
+      pos_ = end;
+    }
     return Status::OK();
   }
 
-  // Reads a token quoted by `quote`, where a doubled quote stands for one.
-  Status Quoted(Token* token, char quote, TokenType type, std::string_view unterminated) {
+  // A string literal quoted by ' or ", with Spark SQL's backslash escapes (a doubled quote also
+  // stands for one quote).
+  Status StringLiteral(Token* token, char quote) {
+    return Quoted(token, quote, TokenType::kString, "unterminated quoted string", true);
+  }
+
+  // Reads one backslash escape at pos_ into `out`: \0-\377 octal (three digits), \uXXXX,
+  // \UXXXXXXXX, \b \n \r \t \Z; \% and \_ stay escaped (LIKE patterns); any other \c is c.
+  Status Escape(std::string* out) {
+    size_t start = pos_;
+    char e = text_[pos_ + 1];
+    pos_ += 2;
+    auto hex = [&](size_t digits) -> Status {
+      uint32_t code = 0;
+      for (size_t i = 0; i < digits; ++i) {
+        int v = pos_ + i < text_.size() ? HexValue(text_[pos_ + i]) : -1;
+        if (v < 0) return Error("invalid unicode escape in string literal", start, pos_ + i - start + 1);
+        code = code * 16 + static_cast<uint32_t>(v);
+      }
+      if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+        return Error("invalid unicode escape in string literal", start, pos_ + digits - start);
+      }
+      pos_ += digits;
+      columnar::AppendUtf8(code, out);
+      return Status::OK();
+    };
+    switch (e) {
+      case 'u': return hex(4);
+      case 'U': return hex(8);
+      case 'b': out->push_back('\b'); return Status::OK();
+      case 'n': out->push_back('\n'); return Status::OK();
+      case 'r': out->push_back('\r'); return Status::OK();
+      case 't': out->push_back('\t'); return Status::OK();
+      case 'Z': out->push_back('\x1A'); return Status::OK();
+      case '%':
+      case '_':
+        out->push_back('\\');
+        out->push_back(e);
+        return Status::OK();
+      default: break;
+    }
+    if (e >= '0' && e <= '3' && pos_ + 1 < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '7' &&
+        text_[pos_ + 1] >= '0' && text_[pos_ + 1] <= '7') {
+      out->push_back(static_cast<char>((e - '0') * 64 + (text_[pos_] - '0') * 8 + (text_[pos_ + 1] - '0')));
+      pos_ += 2;
+      return Status::OK();
+    }
+    if (e == '0') {
+      out->push_back('\0');
+      return Status::OK();
+    }
+    out->push_back(e);
+    return Status::OK();
+  }
+
+  // Reads a token quoted by `quote`, where a doubled quote stands for one, and with
+  // `backslash_escapes` a backslash starts an escape (Escape).
+  Status Quoted(Token* token, char quote, TokenType type, std::string_view unterminated,
+                bool backslash_escapes = false) {
     size_t start = pos_;
     ++pos_;
     std::string value;
@@ -188,6 +279,10 @@ class Lexer {
         }
         ++pos_;
         break;
+      }
+      if (backslash_escapes && c == '\\' && pos_ + 1 < text_.size()) {
+        RETURN_NOT_OK(Escape(&value));
+        continue;
       }
       value.push_back(c);
       ++pos_;
@@ -226,6 +321,7 @@ class Lexer {
   }
 
   std::string_view text_;
+  LexOptions options_;
   size_t pos_ = 0;
   int positional_ = 0;    // `?` seen so far
   bool numbered_ = false;  // a $N seen
@@ -257,7 +353,7 @@ bool IsReservedKeyword(std::string_view word) {
   return std::binary_search(kReserved.begin(), kReserved.end(), std::string_view(buf, word.size()));
 }
 
-Result<std::vector<Token>> Lex(std::string_view text) { return Lexer(text).Run(); }
+Result<std::vector<Token>> Lex(std::string_view text, LexOptions options) { return Lexer(text, options).Run(); }
 
 SourceLocation LocateOffset(std::string_view text, size_t offset) {
   SourceLocation loc;
@@ -306,6 +402,10 @@ bool IsCompleteStatement(std::string_view text) {
       ++i;
       while (true) {
         if (i >= text.size()) return false;
+        if (c != '`' && text[i] == '\\') {  // a backslash escape inside a string
+          i += 2;
+          continue;
+        }
         if (text[i] == c) {
           if (i + 1 < text.size() && text[i + 1] == c) {
             i += 2;

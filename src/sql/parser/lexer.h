@@ -11,10 +11,17 @@
 
 namespace shoal::sql {
 
+// How the lexer reads what the dialect leaves open (doc/sql_dialect.md).
+struct LexOptions {
+  // false (Spark SQL): "x" is a string literal, like 'x'. true (ANSI / DuckDB reading, the
+  // setting shoal.sql.doubleQuotedIdentifiers): "x" is a quoted identifier, like `x`.
+  bool double_quoted_identifiers = false;
+};
+
 // Splits `text` into tokens, skipping whitespace and -- / /* */ comments; the result always
 // ends with a kEnd token. Fails with a ParserException naming the position for an
 // unterminated string, quoted identifier or comment, or a character that starts no token.
-Result<std::vector<Token>> Lex(std::string_view text);
+Result<std::vector<Token>> Lex(std::string_view text, LexOptions options = {});
 
 // 1-based line and column (in bytes) of a byte offset.
 struct SourceLocation {

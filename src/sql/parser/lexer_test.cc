@@ -46,7 +46,7 @@ TEST(SqlLexer, KeywordsMatchCaseInsensitively) {
 }
 
 TEST(SqlLexer, ClassifiesNumbers) {
-  auto t = LexOk("12345678901234567890123 1.5 .5 1. 1e3 1E-2 2.5e+10 7e");
+  auto t = LexOk("12345678901234567890123 1.5 .5 1. 1e3 1E-2 2.5e+10 7 e");
   EXPECT_EQ(t[0].type, TokenType::kInteger);
   EXPECT_EQ(t[0].text, "12345678901234567890123");
   EXPECT_EQ(t[1].type, TokenType::kDecimal);
@@ -58,9 +58,55 @@ TEST(SqlLexer, ClassifiesNumbers) {
   EXPECT_EQ(t[5].type, TokenType::kFloat);
   EXPECT_EQ(t[5].text, "1E-2");
   EXPECT_EQ(t[6].type, TokenType::kFloat);
-  // "7e" is the integer 7 followed by the word e.
   EXPECT_EQ(t[7].type, TokenType::kInteger);
   EXPECT_EQ(t[8].type, TokenType::kWord);
+}
+
+TEST(SqlLexer, NumberSuffixesTypeTheNumber) {
+  auto t = LexOk("10L 3s 4Y 1.5D 2d 1e3D 1.5F 2BD 1.50bd");
+  const char* suffixes[] = {"L", "S", "Y", "D", "D", "D", "F", "BD", "BD"};
+  const char* texts[] = {"10", "3", "4", "1.5", "2", "1e3", "1.5", "2", "1.50"};
+  for (size_t i = 0; i < 9; ++i) {
+    EXPECT_EQ(t[i].suffix, suffixes[i]) << i;
+    EXPECT_EQ(t[i].text, texts[i]) << i;
+  }
+  // Glued letters that are no suffix, or L/S/Y on a non-integer, are errors, never an alias.
+  EXPECT_EQ(LexError("SELECT 10X"), "invalid numeric literal at or near \"10X\" (line 1, column 8)");
+  EXPECT_EQ(LexError("SELECT 7e"), "invalid numeric literal at or near \"7e\" (line 1, column 8)");
+  EXPECT_EQ(LexError("SELECT 1.5L"), "invalid numeric literal at or near \"1.5L\" (line 1, column 8)");
+  EXPECT_EQ(LexError("SELECT 1LL"), "invalid numeric literal at or near \"1LL\" (line 1, column 8)");
+}
+
+TEST(SqlLexer, BackslashEscapesInStrings) {
+  auto t = LexOk(R"('a\tb' 'it\'s' "q\"q" '\\' '\u00e9' '\U0001F600' '\101' '\%\_' '\q' '\0')");
+  EXPECT_EQ(t[0].text, "a\tb");
+  EXPECT_EQ(t[1].text, "it's");
+  EXPECT_EQ(t[2].text, "q\"q");
+  EXPECT_EQ(t[3].text, "\\");
+  EXPECT_EQ(t[4].text, "\xC3\xA9");
+  EXPECT_EQ(t[5].text, "\xF0\x9F\x98\x80");
+  EXPECT_EQ(t[6].text, "A");
+  EXPECT_EQ(t[7].text, "\\%\\_");  // kept for LIKE
+  EXPECT_EQ(t[8].text, "q");
+  EXPECT_EQ(t[9].text, std::string(1, '\0'));
+  EXPECT_EQ(LexError(R"(SELECT '\uD800')"), "invalid unicode escape in string literal at or near \"\\uD800\" (line 1, column 9)");
+  EXPECT_EQ(LexError(R"(SELECT '\u12')"), "invalid unicode escape in string literal at or near \"\\u12'\" (line 1, column 9)");
+  // A backslash-escaped quote does not end the statement for the shell either.
+  EXPECT_FALSE(IsCompleteStatement(R"(SELECT 'a\';)"));
+  EXPECT_TRUE(IsCompleteStatement(R"(SELECT 'a\'';)"));
+}
+
+TEST(SqlLexer, DoubleQuotesAreStringsUnlessAskedForIdentifiers) {
+  auto t = LexOk(R"("a ""b""")");
+  EXPECT_EQ(t[0].type, TokenType::kString);
+  EXPECT_EQ(t[0].text, "a \"b\"");
+  LexOptions ansi;
+  ansi.double_quoted_identifiers = true;
+  auto q = Lex(R"("a ""b""")", ansi);
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ((*q)[0].type, TokenType::kQuotedIdentifier);
+  EXPECT_EQ((*q)[0].text, "a \"b\"");
+  EXPECT_FALSE(Lex("SELECT \"\"", ansi).ok());  // zero-length identifier
 }
 
 TEST(SqlLexer, UnescapesStringsAndQuotedIdentifiers) {
@@ -68,7 +114,7 @@ TEST(SqlLexer, UnescapesStringsAndQuotedIdentifiers) {
   EXPECT_EQ(t[0].type, TokenType::kString);
   EXPECT_EQ(t[0].text, "it's");
   EXPECT_EQ(t[0].length, 7u);
-  EXPECT_EQ(t[1].type, TokenType::kQuotedIdentifier);
+  EXPECT_EQ(t[1].type, TokenType::kString);  // Spark: "..." is a string literal
   EXPECT_EQ(t[1].text, "a \"b\"");
   EXPECT_EQ(t[2].type, TokenType::kQuotedIdentifier);
   EXPECT_EQ(t[2].text, "c`d");
@@ -100,8 +146,7 @@ TEST(SqlLexer, ReportsUnterminatedStringWithPosition) {
 }
 
 TEST(SqlLexer, ReportsUnterminatedQuotedIdentifierAndComment) {
-  EXPECT_EQ(LexError("SELECT\n  \"ab"),
-            "unterminated quoted identifier at or near \"\"ab\" (line 2, column 3)");
+  EXPECT_EQ(LexError("SELECT\n  \"ab"), "unterminated quoted string at or near \"\"ab\" (line 2, column 3)");
   EXPECT_EQ(LexError("SELECT `x"), "unterminated quoted identifier at or near \"`x\" (line 1, column 8)");
   EXPECT_EQ(LexError("SELECT 1 /* x /* y */"),
             "unterminated comment at or near \"/*\" (line 1, column 10)");
@@ -109,7 +154,7 @@ TEST(SqlLexer, ReportsUnterminatedQuotedIdentifierAndComment) {
 
 TEST(SqlLexer, RejectsUnknownCharacterAndEmptyQuotedIdentifier) {
   EXPECT_EQ(LexError("SELECT #"), "syntax error at or near \"#\" (line 1, column 8)");
-  EXPECT_EQ(LexError("SELECT \"\""), "zero-length quoted identifier at or near \"\"\"\" (line 1, column 8)");
+  EXPECT_EQ(LexError("SELECT ``"), "zero-length quoted identifier at or near \"``\" (line 1, column 8)");
 }
 
 TEST(SqlLexer, LocatesOffsets) {

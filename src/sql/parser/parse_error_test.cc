@@ -27,13 +27,14 @@ TEST(SqlParserError, NamesTokenLineAndColumn) {
   EXPECT_EQ(ErrorOf("SELECT (1 + 2"), "syntax error at end of input (line 1, column 14)");
   EXPECT_EQ(ErrorOf("SELEC 1"), "syntax error at or near \"SELEC\" (line 1, column 1)");
   EXPECT_EQ(ErrorOf("SELECT 1; DROP t"), "syntax error at or near \"t\" (line 1, column 16)");
-  EXPECT_EQ(ErrorOf("SELECT 'x' 'y'"), "syntax error at or near \"'y'\" (line 1, column 12)");
+  EXPECT_EQ(ErrorOf("SELECT 'x' 2"), "syntax error at or near \"2\" (line 1, column 12)");
   EXPECT_EQ(ErrorOf("SELECT 1 'multi\nline'"), "syntax error at or near \"'multi\" (line 1, column 10)");
 }
 
 TEST(SqlParserError, LexerErrorsCarryPositions) {
   EXPECT_EQ(ErrorOf("SELECT 'abc"), "unterminated quoted string at or near \"'abc\" (line 1, column 8)");
-  EXPECT_EQ(ErrorOf("SELECT \"abc"), "unterminated quoted identifier at or near \"\"abc\" (line 1, column 8)");
+  EXPECT_EQ(ErrorOf("SELECT \"abc"), "unterminated quoted string at or near \"\"abc\" (line 1, column 8)");
+  EXPECT_EQ(ErrorOf("SELECT `abc"), "unterminated quoted identifier at or near \"`abc\" (line 1, column 8)");
   EXPECT_EQ(ErrorOf("SELECT 1 /* x"), "unterminated comment at or near \"/*\" (line 1, column 10)");
 }
 

@@ -42,14 +42,14 @@ std::string TokenSnippet(std::string_view text, const Token& token) {
 // ---------------------------------------------------------------------------------------------
 // Entry points
 
-Result<std::vector<StatementPtr>> ParseStatements(std::string_view text) {
-  ASSIGN_OR_RETURN(auto tokens, Lex(text));
+Result<std::vector<StatementPtr>> ParseStatements(std::string_view text, LexOptions options) {
+  ASSIGN_OR_RETURN(auto tokens, Lex(text, options));
   Parser parser(text, std::move(tokens));
   return parser.ParseAll();
 }
 
-Result<StatementPtr> ParseStatement(std::string_view text) {
-  ASSIGN_OR_RETURN(auto tokens, Lex(text));
+Result<StatementPtr> ParseStatement(std::string_view text, LexOptions options) {
+  ASSIGN_OR_RETURN(auto tokens, Lex(text, options));
   Parser parser(text, std::move(tokens));
   return parser.ParseSingle();
 }

@@ -11,15 +11,17 @@
 
 #include "shoal/status.h"
 #include "sql/parser/ast.h"
+#include "sql/parser/lexer.h"
 #include "sql/parser/token.h"
 
 namespace shoal::sql {
 
 // Parses `;`-separated statements (empty statements are skipped). Errors are ParserExceptions
 // whose message names the token and its line/column.
-Result<std::vector<StatementPtr>> ParseStatements(std::string_view text);
+// `options` says how "double quotes" read (LexOptions).
+Result<std::vector<StatementPtr>> ParseStatements(std::string_view text, LexOptions options = {});
 // Parses exactly one statement (a trailing ';' is allowed).
-Result<StatementPtr> ParseStatement(std::string_view text);
+Result<StatementPtr> ParseStatement(std::string_view text, LexOptions options = {});
 // Parses one expression, e.g. a CHECK constraint or generated-column expression stored as
 // text in a Delta table's metadata.
 Result<ExprPtr> ParseExpression(std::string_view text);
@@ -154,8 +156,14 @@ class Parser {
   Result<StatementPtr> ParseDropView(size_t pos);
   Result<StatementPtr> ParseAlter();
   Result<ColumnDefinition> ParseColumnDefinition();
+  Result<ColumnDefinition> ParseColumnOptions(ColumnDefinition col);  // NOT NULL, DEFAULT, ...
   Result<IdentitySpec> ParseIdentity(bool always);
   Result<CheckConstraint> ParseCheckConstraint();  // after CONSTRAINT
+  // PRIMARY KEY, UNIQUE, FOREIGN KEY or REFERENCES `ahead`.
+  bool PeekKeyConstraint(size_t ahead = 0) const;
+  // A key constraint from its keyword on; `column` is set for a column-level one (which names
+  // no columns).
+  Result<KeyConstraint> ParseKeyConstraint(std::string name, const std::string* column);
 
   std::string_view text_;
   std::vector<Token> tokens_;

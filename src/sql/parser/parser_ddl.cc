@@ -19,6 +19,16 @@ Result<StatementPtr> Parser::ParseCreate() {
     RETURN_NOT_OK(ExpectKeyword("REPLACE"));
     s->or_replace = true;
   }
+  if (PeekKeyword("INDEX") || (PeekKeyword("UNIQUE") && PeekKeyword("INDEX", 1))) {
+    return ErrorAt(Peek(), "CREATE INDEX is not supported: Delta tables have no secondary indexes. Sort the "
+                           "data instead, so scans skip row groups and pages by their statistics: LocalSort "
+                           "(TBLPROPERTIES ('shoal.localSort.columns' = 'c'), or 'shoal.localSort.auto' = "
+                           "'true' to let shoal choose) or OPTIMIZE t ZORDER BY (c)");
+  }
+  if (PeekKeyword("BLOOMFILTER") && PeekKeyword("INDEX", 1)) {
+    return ErrorAt(Peek(), "CREATE BLOOMFILTER INDEX is not supported yet: shoal reads Parquet bloom filters but "
+                           "does not write them");
+  }
   if ((PeekKeyword("TEMPORARY") || PeekKeyword("TEMP")) && PeekKeyword("VIEW", 1)) {
     return ErrorAt(Peek(), "CREATE TEMPORARY VIEW is not supported");
   }
@@ -35,11 +45,31 @@ Result<StatementPtr> Parser::ParseCreate() {
   if (PeekOperator("(") && !IsQueryStart(1)) {
     Advance();
     do {
-      if (AcceptKeyword("CONSTRAINT")) {
+      if (PeekKeyword("CONSTRAINT") && PeekKeyConstraint(2)) {
+        Advance();
+        ASSIGN_OR_RETURN(std::string name, Identifier());
+        ASSIGN_OR_RETURN(KeyConstraint k, ParseKeyConstraint(std::move(name), nullptr));
+        s->key_constraints.push_back(std::move(k));
+      } else if (AcceptKeyword("CONSTRAINT")) {
         ASSIGN_OR_RETURN(CheckConstraint c, ParseCheckConstraint());
         s->constraints.push_back(std::move(c));
+      } else if (PeekKeyConstraint()) {
+        ASSIGN_OR_RETURN(KeyConstraint k, ParseKeyConstraint("", nullptr));
+        s->key_constraints.push_back(std::move(k));
       } else {
         ASSIGN_OR_RETURN(ColumnDefinition col, ParseColumnDefinition());
+        // Column-level keys: a INT PRIMARY KEY, b INT REFERENCES t (x), c INT UNIQUE.
+        while (PeekKeyConstraint() || (PeekKeyword("CONSTRAINT") && PeekKeyConstraint(2))) {
+          std::string name;
+          if (AcceptKeyword("CONSTRAINT")) {
+            ASSIGN_OR_RETURN(name, Identifier());
+          }
+          ASSIGN_OR_RETURN(KeyConstraint k, ParseKeyConstraint(std::move(name), &col.name));
+          s->key_constraints.push_back(std::move(k));
+          // Options may follow the key (a INT PRIMARY KEY NOT NULL).
+          ASSIGN_OR_RETURN(ColumnDefinition more, ParseColumnOptions(std::move(col)));
+          col = std::move(more);
+        }
         s->columns.push_back(std::move(col));
       }
     } while (AcceptOperator(","));
@@ -92,11 +122,83 @@ Result<CheckConstraint> Parser::ParseCheckConstraint() {
   return c;
 }
 
+bool Parser::PeekKeyConstraint(size_t ahead) const {
+  return (PeekKeyword("PRIMARY", ahead) && PeekKeyword("KEY", ahead + 1)) || PeekKeyword("UNIQUE", ahead) ||
+         (PeekKeyword("FOREIGN", ahead) && PeekKeyword("KEY", ahead + 1)) || PeekKeyword("REFERENCES", ahead);
+}
+
+Result<KeyConstraint> Parser::ParseKeyConstraint(std::string name, const std::string* column) {
+  KeyConstraint k;
+  k.name = std::move(name);
+  k.position = Peek().offset;
+  const Token& t = Advance();
+  if (t.IsKeyword("PRIMARY") || t.IsKeyword("UNIQUE")) {
+    k.kind = t.IsKeyword("PRIMARY") ? KeyConstraint::Kind::kPrimaryKey : KeyConstraint::Kind::kUnique;
+    if (k.kind == KeyConstraint::Kind::kPrimaryKey) Advance();  // KEY
+    if (column) {
+      k.columns = {*column};
+    } else {
+      ASSIGN_OR_RETURN(k.columns, IdentifierList());
+    }
+  } else {
+    k.kind = KeyConstraint::Kind::kForeignKey;
+    if (t.IsKeyword("FOREIGN")) {
+      if (column) return ErrorAt(t, "a column's foreign key is written REFERENCES table (column)");
+      Advance();  // KEY
+      ASSIGN_OR_RETURN(k.columns, IdentifierList());
+      RETURN_NOT_OK(ExpectKeyword("REFERENCES"));
+    } else if (!column) {
+      return ErrorAt(t, "REFERENCES without FOREIGN KEY (columns) names no columns");
+    } else {
+      k.columns = {*column};
+    }
+    ASSIGN_OR_RETURN(k.references, ParseTableName());
+    if (PeekOperator("(")) {
+      ASSIGN_OR_RETURN(k.referenced_columns, IdentifierList());
+    }
+  }
+  // Constraint options (Databricks and ANSI); every key stays informational.
+  while (true) {
+    const Token& o = Peek();
+    if (o.IsKeyword("NOT") && (PeekKeyword("ENFORCED", 1) || PeekKeyword("DEFERRABLE", 1))) {
+      Advance();
+      Advance();
+    } else if (o.IsKeyword("ENFORCED")) {
+      return ErrorAt(o, "ENFORCED key constraints are not supported: shoal keeps PRIMARY KEY, UNIQUE and "
+                        "FOREIGN KEY informational (NOT ENFORCED), as Databricks does");
+    } else if (o.IsKeyword("DEFERRABLE") || o.IsKeyword("NORELY")) {
+      Advance();
+    } else if (o.IsKeyword("RELY")) {
+      Advance();
+      k.rely = true;
+    } else if (o.IsKeyword("INITIALLY") && (PeekKeyword("DEFERRED", 1) || PeekKeyword("IMMEDIATE", 1))) {
+      Advance();
+      Advance();
+    } else if (o.IsKeyword("MATCH") && PeekKeyword("FULL", 1)) {
+      Advance();
+      Advance();
+    } else if (o.IsKeyword("ON") && (PeekKeyword("DELETE", 1) || PeekKeyword("UPDATE", 1))) {
+      if (!PeekKeyword("NO", 2) || !PeekKeyword("ACTION", 3)) {
+        return ErrorAt(Peek(2), "referential actions are not supported: foreign keys are informational "
+                                "(only ON DELETE / ON UPDATE NO ACTION)");
+      }
+      for (int i = 0; i < 4; ++i) Advance();
+    } else {
+      break;
+    }
+  }
+  return k;
+}
+
 Result<ColumnDefinition> Parser::ParseColumnDefinition() {
   ColumnDefinition col;
   col.position = Peek().offset;
   ASSIGN_OR_RETURN(col.name, Identifier());
   ASSIGN_OR_RETURN(col.type, ParseType());
+  return ParseColumnOptions(std::move(col));
+}
+
+Result<ColumnDefinition> Parser::ParseColumnOptions(ColumnDefinition col) {
   // Column options in any order, each at most once.
   while (true) {
     const Token& t = Peek();

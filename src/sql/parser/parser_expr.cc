@@ -100,6 +100,7 @@ int Parser::InfixPrecedence() const {
   if (t.type != TokenType::kWord) return 0;
   if (t.IsKeyword("OR")) return kPrecOr;
   if (t.IsKeyword("AND")) return kPrecAnd;
+  if (t.IsKeyword("DIV")) return kPrecMultiply;  // Spark's integral division, a DIV b
   if (t.IsKeyword("IS") || t.IsKeyword("BETWEEN") || t.IsKeyword("IN") || t.IsKeyword("LIKE") ||
       t.IsKeyword("ILIKE")) {
     return kPrecCompare;
@@ -116,7 +117,7 @@ int Parser::InfixPrecedence() const {
 Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
   size_t pos = left->position;
   const Token& t = Advance();
-  if (t.type == TokenType::kOperator || t.IsKeyword("OR") || t.IsKeyword("AND")) {
+  if (t.type == TokenType::kOperator || t.IsKeyword("OR") || t.IsKeyword("AND") || t.IsKeyword("DIV")) {
     auto bin = Make<BinaryExpression>(pos);
     const std::string& op = t.text;
     if (t.IsKeyword("OR")) bin->op = BinaryOp::kOr;
@@ -132,7 +133,7 @@ Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
     else if (op == "-") bin->op = BinaryOp::kSubtract;
     else if (op == "*") bin->op = BinaryOp::kMultiply;
     else if (op == "/") bin->op = BinaryOp::kDivide;
-    else if (op == "//") bin->op = BinaryOp::kIntegerDivide;
+    else if (op == "//" || t.IsKeyword("DIV")) bin->op = BinaryOp::kIntegerDivide;
     else bin->op = BinaryOp::kModulo;
     const bool comparison = bin->op == BinaryOp::kEqual || bin->op == BinaryOp::kNotEqual ||
                             bin->op == BinaryOp::kLess || bin->op == BinaryOp::kLessEqual ||
@@ -292,7 +293,12 @@ Result<ExprPtr> Parser::ParsePrimary() {
                         : t.type == TokenType::kDecimal ? LiteralKind::kDecimal
                         : t.type == TokenType::kFloat   ? LiteralKind::kFloat
                                                         : LiteralKind::kString;
+      c->number_suffix = t.suffix;
       c->text = Advance().text;
+      // Adjacent string literals are one literal: 'a' 'b' is 'ab' (Spark SQL).
+      while (c->literal_kind == LiteralKind::kString && Peek().type == TokenType::kString) {
+        c->text += Advance().text;
+      }
       return ExprPtr(std::move(c));
     }
     case TokenType::kHexString: {
@@ -483,6 +489,13 @@ Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::strin
       fn->args.push_back(std::move(arg));
       fn->arg_names.push_back(std::move(arg_name));
     } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  if (!table_function && PeekKeyword("FILTER") && PeekOperator("(", 1)) {
+    Advance();
+    Advance();
+    RETURN_NOT_OK(ExpectKeyword("WHERE"));
+    ASSIGN_OR_RETURN(fn->filter, ParseExpr());
     RETURN_NOT_OK(ExpectOperator(")"));
   }
   if (!table_function && AcceptKeyword("OVER")) {

@@ -148,7 +148,14 @@ Status Parser::ParseOrderBy(std::vector<OrderByItem>* items) {
   RETURN_NOT_OK(ExpectKeyword("BY"));
   do {
     OrderByItem item;
-    ASSIGN_OR_RETURN(item.expr, ParseExpr());
+    if (items->empty() && PeekKeyword("ALL")) {
+      auto all = std::make_unique<ColumnRefExpression>(Advance().offset);
+      all->parts = {"all"};
+      item.expr = std::move(all);
+      item.all = true;
+    } else {
+      ASSIGN_OR_RETURN(item.expr, ParseExpr());
+    }
     if (AcceptKeyword("DESC")) {
       item.descending = true;
     } else {
@@ -160,6 +167,7 @@ Status Parser::ParseOrderBy(std::vector<OrderByItem>* items) {
     }
     items->push_back(std::move(item));
   } while (AcceptOperator(","));
+  if (items->front().all && items->size() > 1) return ErrorAt(Peek(), "ORDER BY ALL takes no other sort keys");
   return Status::OK();
 }
 
@@ -209,9 +217,15 @@ Result<QueryPtr> Parser::ParseValues() {
   auto node = std::make_unique<ValuesNode>(Advance().offset);
   do {
     const Token& open = Peek();
-    RETURN_NOT_OK(ExpectOperator("("));
-    ASSIGN_OR_RETURN(std::vector<ExprPtr> row, ParseExprList());
-    RETURN_NOT_OK(ExpectOperator(")"));
+    std::vector<ExprPtr> row;
+    if (open.IsOperator("(")) {
+      Advance();
+      ASSIGN_OR_RETURN(row, ParseExprList());
+      RETURN_NOT_OK(ExpectOperator(")"));
+    } else {  // VALUES 1, 2: a row of one value each (Spark)
+      ASSIGN_OR_RETURN(ExprPtr value, ParseExpr());
+      row.push_back(std::move(value));
+    }
     if (!node->rows.empty() && row.size() != node->rows[0].size()) {
       return ErrorAt(open, "VALUES rows must all have the same number of values");
     }
@@ -238,6 +252,10 @@ Result<QueryPtr> Parser::ParseSelect() {
     ASSIGN_OR_RETURN(item.expr, ParseExpr());
     if (item.expr->kind != ExprKind::kStar) {  // * and t.* take no alias
       ASSIGN_OR_RETURN(item.alias, ParseOptionalAlias());
+    } else if (PeekKeyword("EXCEPT") && PeekOperator("(", 1) && PeekIdentifier(2)) {
+      Advance();
+      auto& star = static_cast<StarExpression&>(*item.expr);
+      ASSIGN_OR_RETURN(star.except, IdentifierList());
     }
     node->select_list.push_back(std::move(item));
   } while (AcceptOperator(","));
@@ -249,7 +267,11 @@ Result<QueryPtr> Parser::ParseSelect() {
   }
   if (AcceptKeyword("GROUP")) {
     RETURN_NOT_OK(ExpectKeyword("BY"));
-    RETURN_NOT_OK(ParseGroupBy(node.get()));
+    if (AcceptKeyword("ALL")) {
+      node->group_by_all = true;
+    } else {
+      RETURN_NOT_OK(ParseGroupBy(node.get()));
+    }
   }
   if (AcceptKeyword("HAVING")) {
     ASSIGN_OR_RETURN(node->having, ParseExpr());

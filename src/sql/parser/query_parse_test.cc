@@ -47,7 +47,7 @@ TEST(SqlParserSelect, SelectWithoutFromAndStars) {
   EXPECT_EQ(Print("select 1"), "SELECT 1");
   EXPECT_EQ(Print("SELECT *, t.* FROM t"), "SELECT *, t.* FROM t");
   EXPECT_EQ(Print("SELECT ALL a FROM t"), "SELECT a FROM t");
-  EXPECT_EQ(Print("SELECT a AS \"from\" FROM t"), "SELECT a AS `from` FROM t");
+  EXPECT_EQ(Print("SELECT a AS `from` FROM t"), "SELECT a AS `from` FROM t");
 }
 
 TEST(SqlParserSelect, ValuesAsQueryAndFromItem) {

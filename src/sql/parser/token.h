@@ -10,12 +10,13 @@ namespace shoal::sql {
 
 enum class TokenType : uint8_t {
   kWord,              // bare identifier or keyword, text as written (keywords match case-insensitively)
-  kQuotedIdentifier,  // "double quoted" or `backticked`; text is the unescaped name
-  kString,            // 'single quoted'; text is the unescaped contents
+  kQuotedIdentifier,  // `backticked` (or "double quoted" when those are identifiers); text is the unescaped name
+  kString,            // 'single' or "double quoted"; text is the unescaped contents (backslash escapes applied)
   kHexString,         // X'4142': text is the hex digits (validated: even count, 0-9a-fA-F)
   kInteger,           // digits only, any length
   kDecimal,           // digits with a '.', no exponent (exact)
   kFloat,             // number with an exponent (1e3, 1.5E-2)
+                      // (numbers may carry a type suffix: Token::suffix)
   kOperator,          // punctuation or operator: ( ) [ ] { } , ; . : :: + - * / // % = == => <> != < <= > >= ||
   kEnd,               // end of input (always the last token)
 };
@@ -26,6 +27,7 @@ struct Token {
   std::string text;     // see TokenType for what it holds
   size_t offset = 0;    // byte offset of the token's first character in the source text
   size_t length = 0;    // byte length of the token in the source text (quotes included)
+  std::string suffix;   // numbers only: a type suffix in upper case (L S Y D F BD), or empty
 
   bool IsOperator(std::string_view op) const { return type == TokenType::kOperator && text == op; }
   // True for a bare word equal to `keyword` ignoring ASCII case; `keyword` must be upper case.

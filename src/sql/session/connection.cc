@@ -26,7 +26,7 @@ Result<std::unique_ptr<StreamingResult>> StreamStatements(const std::shared_ptr<
 }  // namespace
 
 Result<QueryResult> Connection::Query(std::string_view sql) {
-  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
+  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql, impl_->session.lex_options()));
   if (statements.empty()) return QueryResult();  // only comments or ';'
   ASSIGN_OR_RETURN(auto stream, StreamStatements(impl_, statements));
   return CollectStream(*stream);
@@ -34,7 +34,7 @@ Result<QueryResult> Connection::Query(std::string_view sql) {
 
 Status Connection::Execute(std::string_view sql,
                            const std::function<Status(const std::string& statement, QueryResult&)>& on_result) {
-  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
+  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql, impl_->session.lex_options()));
   for (const auto& s : statements) RETURN_NOT_OK(sql::CheckNoParameters(*s));
   for (const auto& s : statements) {
     ASSIGN_OR_RETURN(auto stream, StreamStatement(impl_, *s));
@@ -47,7 +47,7 @@ Status Connection::Execute(std::string_view sql,
 void Connection::Interrupt() { impl_->interrupted.store(true); }
 
 Result<std::unique_ptr<StreamingResult>> Connection::Stream(std::string_view sql) {
-  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
+  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql, impl_->session.lex_options()));
   if (statements.empty()) return Status::InvalidArgument("no statement to stream");
   return StreamStatements(impl_, statements);
 }
@@ -64,7 +64,7 @@ Status Connection::RegisterArrowStream(const std::string& name, ArrowArrayStream
 }
 
 Result<std::unique_ptr<PreparedStatement>> Connection::Prepare(std::string_view sql) {
-  ASSIGN_OR_RETURN(sql::StatementPtr statement, sql::ParseStatement(sql));
+  ASSIGN_OR_RETURN(sql::StatementPtr statement, sql::ParseStatement(sql, impl_->session.lex_options()));
   auto impl = std::make_unique<PreparedStatement::Impl>();
   impl->conn = impl_;
   impl->statement = std::move(statement);

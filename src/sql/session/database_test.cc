@@ -135,7 +135,7 @@ TEST_F(DatabaseTest, ExplainShowsOperatorsAndAnalyzeCountsRows) {
 
 TEST_F(DatabaseTest, LimitWithoutOrderStopsEarlyAndKeepsSourceOrder) {
   EXPECT_EQ(Q("SELECT * FROM range(1000000000000) LIMIT 3"), (std::vector<std::string>{"0", "1", "2"}));
-  EXPECT_EQ(Q("SELECT * FROM range(100) WHERE range % 7 = 3 LIMIT 2 OFFSET 1"),
+  EXPECT_EQ(Q("SELECT * FROM range(100) WHERE id % 7 = 3 LIMIT 2 OFFSET 1"),
             (std::vector<std::string>{"10", "17"}));
 }
 

@@ -80,8 +80,8 @@ TEST_F(PreparedStatementTest, EveryBindTypeRoundTrips) {
   EXPECT_EQ(b.column(7).GetTimestamp(0), 0);
   EXPECT_EQ(b.column(8).type().precision, 31);
   EXPECT_EQ(b.column(8).GetText(0), "123456789012345678901234567890.5");
-  EXPECT_EQ(b.column(9).GetString(0), "TIMESTAMP");
-  EXPECT_EQ(b.column(10).GetString(0), "TIMESTAMP_NTZ");
+  EXPECT_EQ(b.column(9).GetString(0), "timestamp");  // typeof: Spark's type names
+  EXPECT_EQ(b.column(10).GetString(0), "timestamp_ntz");
 }
 
 TEST_F(PreparedStatementTest, ReusedWithNewValuesAndForWrites) {
@@ -147,9 +147,9 @@ TEST_F(PreparedStatementTest, BinaryAndNonFiniteDoublesBind) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->num_rows(), 1);
   EXPECT_EQ(r->column_type(0), "BINARY");
-  EXPECT_EQ(r->GetText(0, 1), "BINARY");
+  EXPECT_EQ(r->GetText(0, 1), "binary");
   EXPECT_EQ(r->column_type(2), "DOUBLE");
-  EXPECT_EQ(r->GetText(0, 5), "DOUBLE");
+  EXPECT_EQ(r->GetText(0, 5), "double");
   auto s = p->Stream();
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   ResultBatch b;
@@ -199,10 +199,10 @@ TEST_F(PreparedStatementTest, ArrowValuesBindNestedTypes) {
       Status st = p->BindArrow(i + 1, *in.schema.children[i], *in.array.children[i], row);
       ASSERT_TRUE(st.ok()) << st.ToString();
     }
-    auto expect = row == 0 ? std::vector<std::string>{"[1, NULL, 3]|{'x': 1, 'y': 'z'}|{k=2}|1.25|ARRAY<INT>|"
-                                                      "STRUCT<x: INT, y: STRING>|MAP<STRING, INT>|DECIMAL(5,2)"}
-                           : std::vector<std::string>{"[]|{'x': NULL, 'y': NULL}|{a=1, b=NULL}|NULL|ARRAY<INT>|"
-                                                      "STRUCT<x: INT, y: STRING>|MAP<STRING, INT>|DECIMAL(5,2)"};
+    auto expect = row == 0 ? std::vector<std::string>{"[1, NULL, 3]|{'x': 1, 'y': 'z'}|{k=2}|1.25|array<int>|"
+                                                      "struct<x:int,y:string>|map<string,int>|decimal(5,2)"}
+                           : std::vector<std::string>{"[]|{'x': NULL, 'y': NULL}|{a=1, b=NULL}|NULL|array<int>|"
+                                                      "struct<x:int,y:string>|map<string,int>|decimal(5,2)"};
     EXPECT_EQ(Run(p.get()), expect) << row;
   }
   // Into a table, and compared with a column of the same type.

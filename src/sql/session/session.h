@@ -12,6 +12,7 @@
 
 #include "shoal/database.h"
 #include "sql/parser/ast.h"
+#include "sql/parser/lexer.h"
 #include "sql/binder/catalog.h"
 #include "sql/binder/logical_plan.h"
 #include "sql/execution/executor.h"
@@ -50,6 +51,8 @@ class Session {
   // The value of a connection setting as SET stored it (validated and normalized; keys lower
   // case), or nullopt when it is not set. memory_limit is the database's, not stored here.
   std::optional<std::string> Setting(const std::string& key) const;
+  // How this connection's SQL text is read (shoal.sql.doubleQuotedIdentifiers).
+  LexOptions lex_options() const;
 
   // --- statement handlers (session.cc, session_statements.cc)
   Result<QueryResult> RunSelect(const Statement& s);

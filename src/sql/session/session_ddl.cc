@@ -90,6 +90,14 @@ Status DeclaredSchema(const CreateTableStatement& c, columnar::Schema* schema, t
   for (const CheckConstraint& k : c.constraints) {
     options->check_constraints[k.name] = k.expr->ToString();
   }
+  // PRIMARY KEY columns are NOT NULL (ANSI SQL; Databricks requires it).
+  for (const KeyConstraint& k : c.key_constraints) {
+    for (const std::string& name : k.columns) {
+      int i = schema->Find(name);
+      if (i < 0) return Status::Binder("key constraint column \"" + name + "\" is not a column of the table");
+      if (k.kind == KeyConstraint::Kind::kPrimaryKey) schema->fields[static_cast<size_t>(i)].nullable = false;
+    }
+  }
   std::map<std::string, std::string> generation;
   for (const auto& [name, spec] : options->columns) {
     if (spec.generation_expression) generation[name] = *spec.generation_expression;
@@ -98,6 +106,28 @@ Status DeclaredSchema(const CreateTableStatement& c, columnar::Schema* schema, t
     }
   }
   return ValidateGenerationExpressions(*schema, generation);
+}
+
+// Informational key constraints are kept in the table's configuration as
+// `shoal.constraint.<name>` = their text (Delta has no field for them; other engines ignore
+// unknown keys). Unnamed ones are named as Databricks does: <table>_pk, <table>_uk<N>, <table>_fk<N>.
+Status AddKeyConstraintProperties(const CreateTableStatement& c, std::map<std::string, std::string>* properties) {
+  int primary = 0, unique = 0, foreign = 0;
+  const std::string table = c.name.parts.empty() ? std::string("table") : c.name.parts.back();
+  for (const KeyConstraint& k : c.key_constraints) {
+    std::string name = k.name;
+    if (k.kind == KeyConstraint::Kind::kPrimaryKey && ++primary > 1) {
+      return Status::Binder("a table has at most one PRIMARY KEY");
+    }
+    if (name.empty()) {
+      name = k.kind == KeyConstraint::Kind::kPrimaryKey ? table + "_pk"
+             : k.kind == KeyConstraint::Kind::kUnique  ? table + "_uk" + std::to_string(++unique)
+                                                        : table + "_fk" + std::to_string(++foreign);
+    }
+    auto [it, added] = properties->emplace("shoal.constraint." + name, k.ToString());
+    if (!added) return Status::Binder("constraint \"" + name + "\" is declared twice");
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -127,6 +157,7 @@ Result<QueryResult> Session::RunCreateTable(const Statement& s) {
   options.description = c.comment;
   std::map<std::string, std::string> properties;
   for (const auto& [k, v] : c.properties) properties[k] = v;
+  RETURN_NOT_OK(AddKeyConstraintProperties(c, &properties));
   if (c.as_query) {
     ExecContext ctx;
     InitContext(&ctx);

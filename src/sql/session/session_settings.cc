@@ -71,7 +71,8 @@ const std::vector<SettingDef>& ConnectionSettings() {
   static const std::vector<SettingDef> defs = {
       {"shoal.coded_strings", "on", &OnOff},
       {"shoal.join_order", "on", &OnOff},       {"shoal.prewhere", "auto", &Prewhere},
-      {"shoal.runtime_filters", "on", &OnOff},  {"shoal.txn.appId", nullptr, &NonEmpty},
+      {"shoal.runtime_filters", "on", &OnOff},  {"shoal.sql.doubleQuotedIdentifiers", "false", &TrueFalse},
+      {"shoal.txn.appId", nullptr, &NonEmpty},
       {"shoal.txn.version", nullptr, &Version}, {"shoal.vacuum.retentionCheck", "true", &TrueFalse},
   };
   return defs;
@@ -101,6 +102,13 @@ Result<PrewhereMode> ParsePrewhereMode(const std::string& value) {
   if (v == "off" || v == "false") return PrewhereMode::kOff;
   return Status::InvalidArgument("SET shoal.prewhere: expected 'on', 'off' or 'auto', got '" +
                                  value + "'");
+}
+
+LexOptions Session::lex_options() const {
+  LexOptions options;
+  auto quoted = Setting("shoal.sql.doublequotedidentifiers");
+  options.double_quoted_identifiers = quoted && *quoted == "true";
+  return options;
 }
 
 std::vector<std::string> KnownSettings() {

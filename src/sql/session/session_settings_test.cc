@@ -47,7 +47,7 @@ TEST_F(SettingsTest, UnknownKeysAreNamedErrorsListingTheKnownOnes) {
         << st.ToString();
     EXPECT_NE(
         st.message().find("memory_limit, shoal.coded_strings, shoal.join_order, shoal.prewhere, shoal.runtime_filters, "
-                          "shoal.txn.appId, shoal.txn.version, shoal.vacuum.retentionCheck"),
+                          "shoal.sql.doubleQuotedIdentifiers, shoal.txn.appId, shoal.txn.version, shoal.vacuum.retentionCheck"),
         std::string::npos)
         << st.ToString();
   }
