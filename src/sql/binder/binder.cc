@@ -1,5 +1,6 @@
 // Query binding: SELECT (with aggregation, DISTINCT, ORDER BY, LIMIT), VALUES, set
 // operations and WITH.
+#include "sql/parser/token.h"
 #include "sql/binder/binder.h"
 
 #include <strings.h>
@@ -12,8 +13,6 @@ namespace shoal::sql {
 namespace {
 
 using columnar::Value;
-
-bool NameEq(const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; }
 
 // The name a select item gets without an alias: the column's name, else the SQL text.
 std::string DeriveName(const ParsedExpression& e) {
@@ -131,6 +130,16 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
   LogicalPtr plan;
   if (s.from) {
     ASSIGN_OR_RETURN(plan, BindTableRef(*s.from, &scope));
+    for (const LateralView& lv : s.lateral_views) {
+      std::vector<size_t> generated;
+      ASSIGN_OR_RETURN(plan, BindGenerate(std::move(plan), lv.call->As<FunctionExpression>(), lv.outer,
+                                          lv.table_alias, lv.columns, &scope, &generated));
+    }
+    if (s.pivot) {
+      ASSIGN_OR_RETURN(plan, BindPivot(std::move(plan), *s.pivot, s.pivot_alias, &scope));
+    } else if (s.unpivot) {
+      ASSIGN_OR_RETURN(plan, BindUnpivot(std::move(plan), *s.unpivot, s.pivot_alias, &scope));
+    }
   } else {
     plan = std::make_unique<LogicalOperator>(LogicalKind::kValues);
     plan->values = std::make_shared<columnar::RecordBatch>(std::make_shared<columnar::Schema>(),
@@ -156,6 +165,23 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
       auto n = Names(*plan, width);
       plan = MakeProject(std::move(plan), std::move(refs), std::move(n));
     }
+  }
+
+  // A generator in the select list (SELECT explode(a) ...) runs after WHERE; its columns
+  // replace the call.
+  const ParsedExpression* generator_item = nullptr;
+  std::vector<size_t> generated;
+  for (const auto& si : s.select_list) {
+    if (!IsGeneratorCall(*si.expr)) continue;
+    if (generator_item) return Status::Binder("only one generator (explode, posexplode, inline) is allowed per SELECT");
+    if (!s.group_by.empty() || s.group_by_all || !s.grouping_elements.empty()) {
+      return Status::NotSupported("a generator in the select list of an aggregating query; use LATERAL VIEW");
+    }
+    generator_item = si.expr.get();
+    std::vector<std::string> names;
+    if (!si.alias.empty()) names.push_back(si.alias);
+    ASSIGN_OR_RETURN(plan, BindGenerate(std::move(plan), si.expr->As<FunctionExpression>(), false, "", names,
+                                        &scope, &generated));
   }
 
   // Select items, with `*` expanded to bound column references.
@@ -192,6 +218,13 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
       if (items.size() == before) {
         if (!q.empty()) return Status::Binder("Referenced table \"" + q.back() + "\" not found");
         return Status::Binder("SELECT * with no tables specified is not valid");
+      }
+      continue;
+    }
+    if (si.expr.get() == generator_item) {
+      for (size_t g : generated) {
+        const ScopeColumn& c = scope.columns[g];
+        items.push_back({nullptr, expr::ColumnRef(c.index, c.type, c.name, c.nullable), c.name});
       }
       continue;
     }

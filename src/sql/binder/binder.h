@@ -157,13 +157,26 @@ class Binder {
   Result<expr::ExprPtr> BindExprInner(const ParsedExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindFunction(const FunctionExpression& e, ExprContext& ctx);
-  Result<expr::ExprPtr> BindAggregate(const FunctionExpression& e, ExprContext& ctx);
+  // `extra_filter` (over the input, may be null) is ANDed with the call's FILTER (PIVOT).
+  Result<expr::ExprPtr> BindAggregate(const FunctionExpression& e, ExprContext& ctx,
+                                      expr::ExprPtr extra_filter = nullptr);
+  // --- PIVOT / UNPIVOT (binder_pivot.cc): the FROM relation `plan` in `scope` turned around;
+  // `scope` becomes the new relation's, named `alias`.
+  Result<LogicalPtr> BindPivot(LogicalPtr plan, const PivotClause& pivot, const std::string& alias, Scope* scope);
+  Result<LogicalPtr> BindUnpivot(LogicalPtr plan, const UnpivotClause& unpivot, const std::string& alias,
+                                 Scope* scope);
   // --- window functions (binder_window.cc) and grouping sets (binder_grouping.cc)
   Result<expr::ExprPtr> BindWindowFunction(const FunctionExpression& e, ExprContext& ctx);
   Status ResolveWindowSpec(const WindowSpec& spec, ExprContext& ctx, int depth,
                            std::vector<expr::ExprPtr>* partition_by, std::vector<SortKey>* order,
                            const WindowSpec** frame_owner);
   Result<BoundFrame> BindFrame(const WindowSpec* spec, const std::vector<SortKey>& order);
+  // --- generators (binder_generate.cc): a kGenerate of `call` (explode, posexplode, inline
+  // and their _outer forms) over `plan`; its columns join `scope` under `table`, named `names`
+  // (or the defaults), and their scope positions go to *generated.
+  Result<LogicalPtr> BindGenerate(LogicalPtr plan, const FunctionExpression& call, bool outer,
+                                  const std::string& table, const std::vector<std::string>& names, Scope* scope,
+                                  std::vector<size_t>* generated);
   Status BindGroupingSets(const SelectNode& select, ExprContext& gctx, int input_width,
                           AggregateState* agg);
   Result<expr::ExprPtr> BindGroupingFunction(const FunctionExpression& e, ExprContext& ctx);
@@ -213,6 +226,8 @@ class Binder {
 // Whether `e` contains an aggregate call outside subqueries (a window aggregate such as
 // sum(x) OVER () is none, but an aggregate in its arguments is).
 bool ContainsAggregate(const ParsedExpression& e);
+// Whether `e` is a call of a generator function (explode, posexplode, inline, *_outer).
+bool IsGeneratorCall(const ParsedExpression& e);
 // `e` as a BOOLEAN predicate of `clause` (an implicit cast), or a Binder error naming it.
 Result<expr::ExprPtr> AsPredicate(expr::ExprPtr e, const char* clause);
 

@@ -12,19 +12,13 @@
 #include "expr/evaluate.h"
 #include "expr/function_registry.h"
 #include "sql/binder/binder.h"
+#include "sql/parser/token.h"
 
 namespace shoal::sql {
 
 using columnar::Value;
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool NameEq(const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; }
 
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -347,7 +341,8 @@ Result<expr::ExprPtr> Binder::BindColumnRef(const ColumnRefExpression& e, ExprCo
   return out;
 }
 
-Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprContext& ctx) {
+Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprContext& ctx,
+                                            expr::ExprPtr extra_filter) {
   std::string name = Lower(e.name);
   if (!ctx.agg) {
     return Status::Binder("aggregate function " + name + "() is not allowed in " +
@@ -367,16 +362,24 @@ Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprCon
   } else if (name != "count") {
     return Status::Binder(name + "(*) is not supported; only count(*)");
   }
-  if (e.filter) {
+  if (e.filter || extra_filter) {
     // agg(x) FILTER (WHERE p) is agg(CASE WHEN p THEN x END): every aggregate that takes a
     // FILTER skips NULL inputs, so the rows p rejects do not count.
     if (!expr::AggregateIgnoresNulls(name)) {
       return Status::Binder("FILTER is not supported for " + name + "(): it does not skip NULL inputs");
     }
-    if (ContainsAggregate(*e.filter)) return Status::Binder("aggregate function calls cannot be nested");
-    inner.clause = "an aggregate function's FILTER";
-    ASSIGN_OR_RETURN(expr::ExprPtr pred, BindExpr(*e.filter, inner));
-    ASSIGN_OR_RETURN(pred, AsPredicate(pred, "FILTER"));
+    expr::ExprPtr pred = extra_filter;
+    if (e.filter) {
+      if (ContainsAggregate(*e.filter)) return Status::Binder("aggregate function calls cannot be nested");
+      inner.clause = "an aggregate function's FILTER";
+      ASSIGN_OR_RETURN(expr::ExprPtr own, BindExpr(*e.filter, inner));
+      ASSIGN_OR_RETURN(own, AsPredicate(own, "FILTER"));
+      if (pred) {
+        ASSIGN_OR_RETURN(pred, expr::And({own, pred}));
+      } else {
+        pred = own;
+      }
+    }
     if (star) {
       star = false;
       args.push_back(expr::Literal(Value::Int32(1)));
@@ -619,6 +622,13 @@ Result<Value> Binder::BindConstantValue(const ParsedExpression& e) {
   ExprContext ctx;
   ctx.scope = &empty;
   ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(e, ctx));
+  bool column = false;
+  expr::Visit(*b, [&](const expr::Expr& x) { column = column || x.kind == expr::ExprKind::kColumnRef; });
+  if (column) {
+    return Status::NotSupported("a constant is needed here, but " + e.ToString() +
+                                " refers to a column (of an outer query: a LATERAL table function's arguments "
+                                "cannot; use LATERAL VIEW explode(...) to generate rows per row)");
+  }
   expr::EvalContext ectx;
   return expr::EvaluateConstant(*b, ectx);
 }

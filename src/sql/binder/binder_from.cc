@@ -1,18 +1,13 @@
 // FROM binding: CTE references, table functions, subqueries and joins.
 #include <strings.h>
 
+#include "sql/parser/token.h"
 #include "sql/binder/binder.h"
 #include "sql/binder/catalog.h"
 
 namespace shoal::sql {
 
 namespace {
-bool NameEq(const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; }
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Status RenameColumns(LogicalOperator* plan, const std::vector<std::string>& aliases,
                      const std::string& what) {

@@ -44,9 +44,15 @@ std::shared_ptr<const TableSource> Catalog::FindRelation(const TableName& name) 
 }
 
 Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) const {
-  // A catalog without a file system (table expressions bind against a schema alone) has none.
-  if (!fs_ || name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
+  if (name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
   if (FindRelation(name)) return std::optional<ViewDefinition>();  // the registered one wins
+  if (temp_view_hook_) {
+    std::string lower = name.parts[0];
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (auto view = temp_view_hook_(lower)) return view;
+  }
+  // A catalog without a file system (table expressions bind against a schema alone) has none.
+  if (!fs_) return std::optional<ViewDefinition>();
   return ReadView(*fs_, warehouse_, name.parts[0]);
 }
 

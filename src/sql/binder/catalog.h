@@ -40,6 +40,10 @@ class Catalog {
   // the source, or nullptr. They take precedence over views and tables.
   using RelationHook = std::function<std::shared_ptr<const TableSource>(const std::string& lower_name)>;
   void set_relation_hook(RelationHook hook) { relation_hook_ = std::move(hook); }
+  // Supplies a session's temporary views (CREATE TEMPORARY VIEW) by lower-case one-part name.
+  // They take precedence over stored views and tables, as in Spark.
+  using TempViewHook = std::function<std::optional<ViewDefinition>(const std::string& lower_name)>;
+  void set_temp_view_hook(TempViewHook hook) { temp_view_hook_ = std::move(hook); }
   // The registered relation a one-part name refers to, or nullptr.
   std::shared_ptr<const TableSource> FindRelation(const TableName& name) const;
 
@@ -48,8 +52,8 @@ class Catalog {
   // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
   Result<std::shared_ptr<const TableSource>> ResolveTable(const TableName& name,
                                                           const scan::TimeTravel& at) const;
-  // The view a one-part name refers to (view_catalog.h), or nullopt (always without a file
-  // system).
+  // The view a one-part name refers to: the session's temporary view, else the stored one
+  // (view_catalog.h), or nullopt (a stored one never without a file system).
   Result<std::optional<ViewDefinition>> FindView(const TableName& name) const;
 
  private:
@@ -57,6 +61,7 @@ class Catalog {
   std::string warehouse_;
   LatestTableHook latest_hook_;
   RelationHook relation_hook_;
+  TempViewHook temp_view_hook_;
 };
 
 // The time travel target from its evaluated value: VERSION takes an integer; TIMESTAMP a

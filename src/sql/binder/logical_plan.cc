@@ -46,6 +46,9 @@ LogicalPtr LogicalOperator::Clone() const {
   op->partition_by = partition_by;
   op->windows = windows;
   op->expand_sets = expand_sets;
+  op->generator = generator;
+  op->generate_kind = generate_kind;
+  op->generate_outer = generate_outer;
   op->estimated_rows = estimated_rows;
   for (const auto& c : children) op->children.push_back(c->Clone());
   return op;
@@ -111,6 +114,12 @@ std::string LogicalOperator::ToString(int indent) const {
       break;
     }
     case LogicalKind::kExpand: s += "Expand sets=" + std::to_string(expand_sets.size()); break;
+    case LogicalKind::kGenerate:
+      s += std::string(generate_kind == GenerateKind::kExplode      ? "Generate explode"
+                       : generate_kind == GenerateKind::kPosExplode ? "Generate posexplode"
+                                                                    : "Generate inline") +
+           (generate_outer ? "_outer(" : "(") + generator->ToString() + ")";
+      break;
   }
   s += "\n";
   for (const auto& c : children) s += c->ToString(indent + 1);

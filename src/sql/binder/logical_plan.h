@@ -32,7 +32,13 @@ enum class LogicalKind : uint8_t {
   kSetOp,      // set_op of 2 children (EXCEPT/INTERSECT [ALL])
   kWindow,     // input columns, then one column per window call (partition_by, sort_keys, windows)
   kExpand,     // per input row, one output row per expand_sets projection (grouping sets)
+  kGenerate,   // per input row, one output row per element of `generator` (explode & co.)
 };
+
+// What a kGenerate emits per element of its generator (an ARRAY or a MAP), after the input
+// columns: explode: the element (ARRAY) or key, value (MAP); posexplode: its 0-based INT
+// position first; inline: the fields of the STRUCT element.
+enum class GenerateKind : uint8_t { kExplode, kPosExplode, kInline };
 
 // kMark: the left rows plus a BOOLEAN NOT NULL column, true when the row has a match
 // (EXISTS); kSingle: a left join that fails when a left row matches two right rows (a
@@ -119,6 +125,12 @@ struct LogicalOperator {
   std::vector<WindowCall> windows;
   // kExpand: one projection (over the input, as wide as `columns`) per grouping set.
   std::vector<std::vector<expr::ExprPtr>> expand_sets;
+  // kGenerate: the ARRAY or MAP (over the input); `generate_outer`: a row whose generator is
+  // NULL or empty still emits one row, with NULL generated columns (explode_outer, LATERAL
+  // VIEW OUTER).
+  expr::ExprPtr generator;
+  GenerateKind generate_kind = GenerateKind::kExplode;
+  bool generate_outer = false;
   // Output rows the optimizer expects (optimizer/cardinality.h); < 0 until estimated.
   double estimated_rows = -1;
 

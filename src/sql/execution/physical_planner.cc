@@ -3,6 +3,7 @@
 #include "sql/execution/physical_aggregate.h"
 #include "sql/execution/physical_basic.h"
 #include "sql/execution/physical_expand.h"
+#include "sql/execution/physical_generate.h"
 #include "sql/execution/physical_join.h"
 #include "sql/execution/physical_sort.h"
 #include "sql/execution/physical_window.h"
@@ -101,6 +102,10 @@ static Result<PhysicalPtr> CreateOperator(const LogicalOperator& op) {
                                              op.sort_keys, op.windows);
       break;
     case LogicalKind::kExpand: out = std::make_unique<PhysicalExpand>(schema, op.expand_sets); break;
+    case LogicalKind::kGenerate:
+      out = std::make_unique<PhysicalGenerate>(schema, op.children[0]->columns.size(), op.generator,
+                                               op.generate_kind, op.generate_outer);
+      break;
   }
   out->children = std::move(children);
   out->estimated_rows = op.estimated_rows;

@@ -524,6 +524,14 @@ std::string QueryNode::ToString() const {
         if (!s.select_list[i].alias.empty()) out += " AS " + QuoteIdentifier(s.select_list[i].alias);
       }
       if (s.from) out += " FROM " + s.from->ToString();
+      for (const auto& lv : s.lateral_views) {
+        out += std::string(" LATERAL VIEW ") + (lv.outer ? "OUTER " : "") + lv.call->ToString();
+        if (!lv.table_alias.empty()) out += " " + QuoteIdentifier(lv.table_alias);
+        if (!lv.columns.empty()) out += " AS " + IdentList(lv.columns);
+      }
+      if (s.pivot) out += " " + s.pivot->ToString();
+      if (s.unpivot) out += " " + s.unpivot->ToString();
+      if ((s.pivot || s.unpivot) && !s.pivot_alias.empty()) out += " AS " + QuoteIdentifier(s.pivot_alias);
       if (s.where) out += " WHERE " + s.where->ToString();
       if (s.group_by_all) out += " GROUP BY ALL";
       if (!s.group_by.empty() || !s.grouping_elements.empty()) {
@@ -776,6 +784,35 @@ std::string ColumnDefinition::ToString() const {
   }
   if (comment) out += " COMMENT " + QuoteString(*comment);
   return out;
+}
+
+std::string PivotClause::ToString() const {
+  std::string out = "PIVOT (";
+  for (size_t i = 0; i < aggregates.size(); ++i) {
+    out += (i ? ", " : "") + aggregates[i].expr->ToString();
+    if (!aggregates[i].alias.empty()) out += " AS " + QuoteIdentifier(aggregates[i].alias);
+  }
+  out += " FOR ";
+  out += for_columns.size() == 1 ? for_columns[0]->ToString() : "(" + ExprList(for_columns) + ")";
+  out += " IN (";
+  for (size_t i = 0; i < values.size(); ++i) {
+    out += i ? ", " : "";
+    out += values[i].exprs.size() == 1 ? values[i].exprs[0]->ToString() : "(" + ExprList(values[i].exprs) + ")";
+    if (!values[i].alias.empty()) out += " AS " + QuoteIdentifier(values[i].alias);
+  }
+  return out + "))";
+}
+
+std::string UnpivotClause::ToString() const {
+  std::string out = include_nulls ? "UNPIVOT INCLUDE NULLS (" : "UNPIVOT (";
+  out += value_columns.size() == 1 ? QuoteIdentifier(value_columns[0]) : "(" + IdentList(value_columns) + ")";
+  out += " FOR " + QuoteIdentifier(name_column) + " IN (";
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += i ? ", " : "";
+    out += items[i].columns.size() == 1 ? QuoteIdentifier(items[i].columns[0]) : "(" + IdentList(items[i].columns) + ")";
+    if (!items[i].alias.empty()) out += " AS " + QuoteIdentifier(items[i].alias);
+  }
+  return out + "))";
 }
 
 std::string KeyConstraint::ToString() const {

@@ -429,11 +429,51 @@ struct SelectItem {
   std::string alias;  // empty when not written
 };
 
+// LATERAL VIEW [OUTER] generator(args) [table_alias] [AS col, ...] after FROM (Spark): each
+// row of the FROM relation joined with the rows its generator call produces.
+struct LateralView {
+  ExprPtr call;  // a FunctionExpression: explode, posexplode, inline (or their _outer forms)
+  bool outer = false;
+  std::string table_alias;            // empty when not written
+  std::vector<std::string> columns;   // the generated columns' names; empty: the defaults
+};
+
+// FROM ... PIVOT (agg [AS a], ... FOR col | (cols) IN (v [AS n] | (vs) [AS n], ...)) (Spark):
+// groups by the FROM relation's other columns, one column per value (and aggregate).
+struct PivotClause {
+  std::vector<SelectItem> aggregates;  // aggregate calls, each with an optional alias
+  std::vector<ExprPtr> for_columns;
+  struct Value {
+    std::vector<ExprPtr> exprs;  // one per FOR column
+    std::string alias;           // empty when not written
+  };
+  std::vector<Value> values;
+  std::string ToString() const;
+};
+
+// FROM ... UNPIVOT [INCLUDE | EXCLUDE NULLS] (v | (vs) FOR name IN (c [AS n] | (cs) [AS n], ...)):
+// one row per IN item, with the other columns, the item's name and its values.
+struct UnpivotClause {
+  bool include_nulls = false;
+  std::vector<std::string> value_columns;
+  std::string name_column;
+  struct Item {
+    std::vector<std::string> columns;  // one per value column
+    std::string alias;                 // empty: the column names joined by '_'
+  };
+  std::vector<Item> items;
+  std::string ToString() const;
+};
+
 struct SelectNode : QueryNode {
   explicit SelectNode(size_t pos) : QueryNode(QueryKind::kSelect, pos) {}
   bool distinct = false;
   std::vector<SelectItem> select_list;
   TableRefPtr from;  // null for SELECT without FROM
+  std::vector<LateralView> lateral_views;  // after FROM, in order
+  std::shared_ptr<PivotClause> pivot;      // after FROM and its lateral views, else null
+  std::shared_ptr<UnpivotClause> unpivot;  // likewise
+  std::string pivot_alias;                 // PIVOT (...) [AS] alias / UNPIVOT (...) [AS] alias
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   bool group_by_all = false;  // GROUP BY ALL: every select item without an aggregate

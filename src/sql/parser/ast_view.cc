@@ -9,7 +9,8 @@ std::string ViewStatementToString(const Statement& s) {
     return std::string("DROP VIEW ") + (d.if_exists ? "IF EXISTS " : "") + d.name.ToString();
   }
   const auto& c = s.As<CreateViewStatement>();
-  std::string out = c.or_replace ? "CREATE OR REPLACE VIEW " : "CREATE VIEW ";
+  std::string out = c.or_replace ? "CREATE OR REPLACE " : "CREATE ";
+  out += c.temporary ? "TEMPORARY VIEW " : "VIEW ";
   if (c.if_not_exists) out += "IF NOT EXISTS ";
   out += c.name.ToString();
   if (!c.columns.empty()) {

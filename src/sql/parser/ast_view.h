@@ -15,6 +15,7 @@ struct CreateViewStatement : Statement {
   explicit CreateViewStatement(size_t pos) : Statement(StatementKind::kCreateView, pos) {}
   bool or_replace = false;
   bool if_not_exists = false;
+  bool temporary = false;  // CREATE TEMPORARY VIEW: the session's own, never stored
   TableName name;
   std::vector<std::string> columns;  // empty when not written
   QueryPtr query;

@@ -329,6 +329,19 @@ class Lexer {
 
 }  // namespace
 
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool NameEq(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view upper) {
   if (a.size() != upper.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {

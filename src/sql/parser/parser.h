@@ -127,6 +127,8 @@ class Parser {
   Result<std::optional<TimeTravel>> ParseTimeTravel(bool allow_for);
   Status ParseTableAlias(TableRef* ref);
   Result<std::string> ParseOptionalAlias();
+  Result<std::shared_ptr<PivotClause>> ParsePivot();      // at PIVOT
+  Result<std::shared_ptr<UnpivotClause>> ParseUnpivot();  // at UNPIVOT
   Result<QueryPtr> FinishQuery(QueryPtr query) const;
   Result<TableRefPtr> FinishRef(TableRefPtr ref) const;
 

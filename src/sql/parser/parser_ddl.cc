@@ -29,8 +29,14 @@ Result<StatementPtr> Parser::ParseCreate() {
     return ErrorAt(Peek(), "CREATE BLOOMFILTER INDEX is not supported yet: shoal reads Parquet bloom filters but "
                            "does not write them");
   }
+  if (PeekKeyword("GLOBAL") && (PeekKeyword("TEMPORARY", 1) || PeekKeyword("TEMP", 1))) {
+    return ErrorAt(Peek(), "CREATE GLOBAL TEMPORARY VIEW is not supported (use CREATE TEMPORARY VIEW or CREATE VIEW)");
+  }
   if ((PeekKeyword("TEMPORARY") || PeekKeyword("TEMP")) && PeekKeyword("VIEW", 1)) {
-    return ErrorAt(Peek(), "CREATE TEMPORARY VIEW is not supported");
+    Advance();
+    ASSIGN_OR_RETURN(StatementPtr view, ParseCreateView(s->position, s->or_replace));
+    static_cast<CreateViewStatement&>(*view).temporary = true;
+    return view;
   }
   if (PeekKeyword("VIEW")) return ParseCreateView(s->position, s->or_replace);
   RETURN_NOT_OK(ExpectKeyword("TABLE"));

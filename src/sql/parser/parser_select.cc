@@ -9,7 +9,8 @@ namespace {
 bool IsTableAliasStopWord(const Token& t) {
   return t.IsKeyword("VERSION") || t.IsKeyword("TIMESTAMP") || t.IsKeyword("FOR") ||
          t.IsKeyword("SET") || t.IsKeyword("WINDOW") || t.IsKeyword("QUALIFY") ||
-         t.IsKeyword("REPLACE") || t.IsKeyword("ANTI") || t.IsKeyword("SEMI");
+         t.IsKeyword("REPLACE") || t.IsKeyword("ANTI") || t.IsKeyword("SEMI") || t.IsKeyword("PIVOT") ||
+         t.IsKeyword("UNPIVOT");
 }
 
 // Wraps `inner` as SELECT * FROM (inner), so that outer modifiers do not clobber inner ones.
@@ -234,6 +235,96 @@ Result<QueryPtr> Parser::ParseValues() {
   return FinishQuery(std::move(node));
 }
 
+Result<std::shared_ptr<PivotClause>> Parser::ParsePivot() {
+  Advance();  // PIVOT
+  RETURN_NOT_OK(ExpectOperator("("));
+  auto p = std::make_shared<PivotClause>();
+  do {
+    SelectItem item;
+    ASSIGN_OR_RETURN(item.expr, ParseExpr());
+    if (AcceptKeyword("AS")) {
+      ASSIGN_OR_RETURN(item.alias, AnyName());
+    } else if (PeekIdentifier() && !PeekKeyword("FOR")) {
+      item.alias = Advance().text;
+    }
+    p->aggregates.push_back(std::move(item));
+  } while (AcceptOperator(","));
+  RETURN_NOT_OK(ExpectKeyword("FOR"));
+  if (AcceptOperator("(")) {
+    ASSIGN_OR_RETURN(p->for_columns, ParseExprList());
+    RETURN_NOT_OK(ExpectOperator(")"));
+  } else {
+    ASSIGN_OR_RETURN(ExprPtr c, ParseColumnRef());
+    p->for_columns.push_back(std::move(c));
+  }
+  RETURN_NOT_OK(ExpectKeyword("IN"));
+  RETURN_NOT_OK(ExpectOperator("("));
+  do {
+    PivotClause::Value v;
+    if (p->for_columns.size() > 1) {
+      RETURN_NOT_OK(ExpectOperator("("));
+      ASSIGN_OR_RETURN(v.exprs, ParseExprList());
+      RETURN_NOT_OK(ExpectOperator(")"));
+    } else {
+      ASSIGN_OR_RETURN(ExprPtr e, ParseExpr());
+      v.exprs.push_back(std::move(e));
+    }
+    if (v.exprs.size() != p->for_columns.size()) {
+      return ErrorAt(Peek(), "a PIVOT value needs one expression per FOR column");
+    }
+    if (AcceptKeyword("AS")) {
+      ASSIGN_OR_RETURN(v.alias, AnyName());
+    } else if (PeekIdentifier()) {
+      v.alias = Advance().text;
+    }
+    p->values.push_back(std::move(v));
+  } while (AcceptOperator(","));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return p;
+}
+
+Result<std::shared_ptr<UnpivotClause>> Parser::ParseUnpivot() {
+  Advance();  // UNPIVOT
+  auto u = std::make_shared<UnpivotClause>();
+  if (PeekKeyword("INCLUDE") || PeekKeyword("EXCLUDE")) {
+    u->include_nulls = Advance().IsKeyword("INCLUDE");
+    RETURN_NOT_OK(ExpectKeyword("NULLS"));
+  }
+  RETURN_NOT_OK(ExpectOperator("("));
+  if (PeekOperator("(")) {
+    ASSIGN_OR_RETURN(u->value_columns, IdentifierList());
+  } else {
+    ASSIGN_OR_RETURN(std::string v, Identifier());
+    u->value_columns.push_back(std::move(v));
+  }
+  RETURN_NOT_OK(ExpectKeyword("FOR"));
+  ASSIGN_OR_RETURN(u->name_column, Identifier());
+  RETURN_NOT_OK(ExpectKeyword("IN"));
+  RETURN_NOT_OK(ExpectOperator("("));
+  do {
+    UnpivotClause::Item item;
+    if (PeekOperator("(")) {
+      ASSIGN_OR_RETURN(item.columns, IdentifierList());
+    } else {
+      ASSIGN_OR_RETURN(std::string c, Identifier());
+      item.columns.push_back(std::move(c));
+    }
+    if (item.columns.size() != u->value_columns.size()) {
+      return ErrorAt(Peek(), "an UNPIVOT item needs one column per value column");
+    }
+    if (AcceptKeyword("AS")) {
+      ASSIGN_OR_RETURN(item.alias, AnyName());
+    } else if (PeekIdentifier()) {
+      item.alias = Advance().text;
+    }
+    u->items.push_back(std::move(item));
+  } while (AcceptOperator(","));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return u;
+}
+
 Result<std::string> Parser::ParseOptionalAlias() {
   if (AcceptKeyword("AS")) return AnyName();
   if (PeekIdentifier() && !IsFetchStart(0)) return Advance().text;
@@ -261,6 +352,37 @@ Result<QueryPtr> Parser::ParseSelect() {
   } while (AcceptOperator(","));
   if (AcceptKeyword("FROM")) {
     ASSIGN_OR_RETURN(node->from, ParseFrom());
+    while (PeekKeyword("LATERAL") && PeekKeyword("VIEW", 1)) {
+      Advance();
+      Advance();
+      LateralView lv;
+      lv.outer = AcceptKeyword("OUTER");
+      const Token& fn = Peek();
+      if (!PeekIdentifier() || !PeekOperator("(", 1)) return SyntaxError();
+      std::string name = Advance().text;
+      ASSIGN_OR_RETURN(auto call, ParseFunctionCall(std::move(name), fn.offset, false));
+      lv.call = std::move(call);
+      if (PeekIdentifier() && !PeekKeyword("AS")) lv.table_alias = Advance().text;
+      if (AcceptKeyword("AS")) {
+        do {
+          ASSIGN_OR_RETURN(std::string c, Identifier());
+          lv.columns.push_back(std::move(c));
+        } while (AcceptOperator(","));
+      }
+      node->lateral_views.push_back(std::move(lv));
+    }
+    if (PeekKeyword("PIVOT") && PeekOperator("(", 1)) {
+      ASSIGN_OR_RETURN(node->pivot, ParsePivot());
+    } else if (PeekKeyword("UNPIVOT")) {
+      ASSIGN_OR_RETURN(node->unpivot, ParseUnpivot());
+    }
+    if (node->pivot || node->unpivot) {
+      if (AcceptKeyword("AS")) {
+        ASSIGN_OR_RETURN(node->pivot_alias, Identifier());
+      } else if (PeekIdentifier() && !IsTableAliasStopWord(Peek()) && !IsFetchStart(0)) {
+        node->pivot_alias = Advance().text;
+      }
+    }
   }
   if (AcceptKeyword("WHERE")) {
     ASSIGN_OR_RETURN(node->where, ParseExpr());

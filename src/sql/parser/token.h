@@ -37,6 +37,11 @@ struct Token {
 // Returns true for words that cannot be used unquoted as a column name or an implicit alias.
 bool IsReservedKeyword(std::string_view word);
 
+// `s` with ASCII letters in lower case (names and keywords compare this way).
+std::string Lower(std::string s);
+// Whether two names are equal ignoring ASCII case (how identifiers compare).
+bool NameEq(std::string_view a, std::string_view b);
+
 // Returns true when `a` equals upper-case `upper` ignoring ASCII case.
 bool EqualsIgnoreCase(std::string_view a, std::string_view upper);
 

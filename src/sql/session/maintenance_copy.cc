@@ -14,11 +14,6 @@ namespace shoal::sql {
 
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 Result<bool> OptionBool(const std::string& name, const OptionValue& v) {
   if (v.kind == OptionValue::Kind::kNone) return true;
   std::string t = Lower(v.text);

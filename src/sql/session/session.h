@@ -157,6 +157,7 @@ class Session {
   std::map<std::string, std::unique_ptr<TableTransaction>> txns_;  // explicit, by table root
   std::vector<StatementWrite> writes_;                             // the current statement's
   std::map<std::string, std::shared_ptr<const TableSource>> registered_;  // RegisterRelation's, by lower-case name
+  std::map<std::string, ViewDefinition> temp_views_;  // CREATE TEMPORARY VIEW's, by lower-case name
 };
 
 // The value of SET shoal.prewhere: 'auto', 'on' (or true), 'off' (or false), any case.

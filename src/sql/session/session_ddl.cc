@@ -19,11 +19,6 @@ namespace shoal::sql {
 
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string NormalizeRoot(std::string root) {
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   return root;

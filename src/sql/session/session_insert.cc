@@ -25,11 +25,6 @@ namespace shoal::sql {
 
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Spark's store-assignment rules (ANSI policy): numbers to numbers, atomic values to STRING,
 // DATE <-> TIMESTAMP, NULL to anything, nested types element-wise. shoal also accepts a STRING
 // for DATE / TIMESTAMP columns (written as literals in VALUES).

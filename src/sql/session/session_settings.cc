@@ -15,11 +15,6 @@ namespace shoal::sql {
 
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 constexpr char kMemoryLimit[] = "memory_limit";
 
 // A connection setting: its key as documented, what SHOW prints when it is not set (null: NULL)

@@ -60,6 +60,11 @@ Catalog Session::MakeCatalog() {
     auto reg = registered_.find(lower_name);
     return reg == registered_.end() ? nullptr : reg->second;
   });
+  catalog.set_temp_view_hook([this](const std::string& lower_name) -> std::optional<ViewDefinition> {
+    auto it = temp_views_.find(lower_name);
+    if (it == temp_views_.end()) return std::nullopt;
+    return it->second;
+  });
   return catalog;
 }
 

@@ -28,17 +28,27 @@ Result<std::string> ViewName(const TableName& name, const char* statement) {
 
 Result<QueryResult> Session::RunCreateView(const Statement& s) {
   const auto& v = s.As<CreateViewStatement>();
-  if (in_transaction_) return Status::Transaction("CREATE VIEW cannot run inside a transaction block");
+  if (in_transaction_ && !v.temporary) return Status::Transaction("CREATE VIEW cannot run inside a transaction block");
   ASSIGN_OR_RETURN(std::string name, ViewName(v.name, "CREATE VIEW"));
+  const std::string lower = Lower(name);
   Catalog catalog = MakeCatalog();
-  ASSIGN_OR_RETURN(bool table_exists, db_->fs->Exists(io::JoinPath(catalog.TableRoot(v.name), "_delta_log")));
-  if (table_exists) {
-    return Status::Catalog("Table with name " + name + " already exists; a view cannot take its name");
-  }
-  ASSIGN_OR_RETURN(std::optional<ViewDefinition> existing, catalog.FindView(v.name));
-  if (existing && !v.or_replace) {
-    if (v.if_not_exists) return QueryResult();
-    return Status::Catalog("View with name " + name + " already exists!");
+  if (v.temporary) {
+    // A temporary view may shadow a table or stored view (Spark); only another temporary view
+    // of the name is "existing".
+    if (temp_views_.count(lower) && !v.or_replace) {
+      if (v.if_not_exists) return QueryResult();
+      return Status::Catalog("Temporary view with name " + name + " already exists!");
+    }
+  } else {
+    ASSIGN_OR_RETURN(bool table_exists, db_->fs->Exists(io::JoinPath(catalog.TableRoot(v.name), "_delta_log")));
+    if (table_exists) {
+      return Status::Catalog("Table with name " + name + " already exists; a view cannot take its name");
+    }
+    ASSIGN_OR_RETURN(std::optional<ViewDefinition> existing, catalog.FindView(v.name));
+    if (existing && !temp_views_.count(lower) && !v.or_replace) {
+      if (v.if_not_exists) return QueryResult();
+      return Status::Catalog("View with name " + name + " already exists!");
+    }
   }
   // Bind the query now: its errors show here, and its output names become the view's columns.
   ExecContext ctx;
@@ -53,7 +63,9 @@ Result<QueryResult> Session::RunCreateView(const Statement& s) {
   ASSIGN_OR_RETURN(LogicalPtr plan, binder.BindQuery(*v.query));
   ViewDefinition view;
   view.name = name;
-  view.sql = v.query_text.empty() ? v.query->ToString() : v.query_text;
+  // The text as written, unless it was read with ANSI double-quoted identifiers: views are
+  // re-bound with the default (Spark) reading, so they then keep the printed, canonical form.
+  view.sql = v.query_text.empty() || lex_options().double_quoted_identifiers ? v.query->ToString() : v.query_text;
   if (!v.columns.empty() && v.columns.size() != plan->columns.size()) {
     return Status::Binder("CREATE VIEW " + name + ": " + std::to_string(v.columns.size()) +
                           " column names for a query of " + std::to_string(plan->columns.size()) + " columns");
@@ -67,6 +79,10 @@ Result<QueryResult> Session::RunCreateView(const Statement& s) {
       }
     }
   }
+  if (v.temporary) {
+    temp_views_[lower] = std::move(view);
+    return QueryResult();
+  }
   RETURN_NOT_OK(WriteView(*db_->fs, db_->dir, view));
   return QueryResult();
 }
@@ -75,6 +91,7 @@ Result<QueryResult> Session::RunDropView(const Statement& s) {
   const auto& d = s.As<DropViewStatement>();
   if (in_transaction_) return Status::Transaction("DROP VIEW cannot run inside a transaction block");
   ASSIGN_OR_RETURN(std::string name, ViewName(d.name, "DROP VIEW"));
+  if (temp_views_.erase(Lower(name))) return QueryResult();  // the temporary view first, as Spark
   ASSIGN_OR_RETURN(bool deleted, DeleteView(*db_->fs, db_->dir, name));
   if (deleted) return QueryResult();
   Catalog catalog(db_->fs, db_->dir);

@@ -1,3 +1,4 @@
+#include "sql/parser/token.h"
 #include "sql/write/dml_binding.h"
 
 #include <strings.h>
@@ -26,8 +27,6 @@ std::string Target(const TableName& table, const std::string& alias) {
   if (!alias.empty()) out += " AS " + QuoteIdentifier(alias);
   return out;
 }
-
-bool NameEq(const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "delta/table_path.h"
 #include "expr/evaluate.h"
+#include "sql/parser/token.h"
 #include "sql/write/dml.h"
 #include "sql/write/dml_binding.h"
 #include "sql/functions/query_log_recorder.h"
@@ -18,8 +19,6 @@
 
 namespace shoal::sql {
 namespace {
-
-bool NameEq(const std::string& a, const std::string& b) { return strcasecmp(a.c_str(), b.c_str()) == 0; }
 
 constexpr const char* kMultipleMatch =
     "Cannot perform Merge as multiple source rows matched and attempted to modify the same target row in the "
