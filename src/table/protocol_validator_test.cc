@@ -41,7 +41,7 @@ TEST(ProtocolValidator, AcceptsCreatedTablesOfEveryFeatureCombination) {
       {{"delta.columnMapping.mode", "name"}},
       {{"delta.columnMapping.mode", "id"}, {"delta.enableRowTracking", "true"}},
       {{"delta.appendOnly", "true"}, {"delta.enableChangeDataFeed", "true"}},
-      {{"delta.enableInCommitTimestamps", "true"}, {"delta.checkpointPolicy", "v2"}},
+      {{"delta.enableInCommitTimestamps", "true"}, {"delta.checkpointPolicy", "classic"}},
       {{"delta.constraints.pos", "id > 0"}, {"delta.isolationLevel", "Serializable"}},
   };
   c::Schema wide;

@@ -1,0 +1,118 @@
+#include "table/change_data_writer.h"
+
+#include <strings.h>
+
+#include "delta/table_path.h"
+
+namespace shoal::table {
+namespace {
+
+// Parquet field id of `_change_type` in id-mapped tables: far above the ids column mapping
+// assigns (maxColumnId counts up from 1) and below row tracking's (txn/row_id_remap.cc).
+constexpr int32_t kChangeTypeFieldId = 2147482999;
+
+}  // namespace
+
+const char* ChangeTypeName(ChangeType type) {
+  switch (type) {
+    case ChangeType::kInsert: return "insert";
+    case ChangeType::kDelete: return "delete";
+    case ChangeType::kUpdatePreimage: return "update_preimage";
+    case ChangeType::kUpdatePostimage: return "update_postimage";
+  }
+  return "insert";
+}
+
+bool ChangeDataFeedEnabled(const delta::Metadata& metadata) {
+  auto it = metadata.configuration.find("delta.enableChangeDataFeed");
+  return it != metadata.configuration.end() && strcasecmp(it->second.c_str(), "true") == 0;
+}
+
+Result<delta::Metadata> ChangeDataMetadata(const delta::Metadata& metadata) {
+  ASSIGN_OR_RETURN(delta::Json schema, delta::ParseJson(metadata.schema_string, "schemaString"));
+  if (!schema.is_object() || !schema.contains("fields") || !schema["fields"].is_array()) {
+    return Status::Corruption("schemaString has no fields array");
+  }
+  for (const auto& f : schema["fields"]) {
+    if (f.is_object() && f.contains("name") && f["name"].is_string() &&
+        strcasecmp(f["name"].get<std::string>().c_str(), kChangeTypeColumn) == 0) {
+      return Status::InvalidArgument(
+          "the table has a column named _change_type, which the change data feed reserves "
+          "(PROTOCOL.md \"Change Data Files\")");
+    }
+  }
+  delta::Metadata out;
+  out.id = metadata.id;
+  out.format = metadata.format;
+  out.partition_columns = metadata.partition_columns;
+  auto mode = metadata.configuration.find("delta.columnMapping.mode");
+  const bool mapped =
+      mode != metadata.configuration.end() && (mode->second == "name" || mode->second == "id");
+  if (mode != metadata.configuration.end()) out.configuration.insert(*mode);
+  delta::Json f = delta::Json::object();
+  f["name"] = kChangeTypeColumn;
+  f["type"] = "string";
+  f["nullable"] = false;
+  delta::Json md = delta::Json::object();
+  if (mapped) {
+    md["delta.columnMapping.id"] = kChangeTypeFieldId;
+    md["delta.columnMapping.physicalName"] = kChangeTypeColumn;
+  }
+  f["metadata"] = std::move(md);
+  schema["fields"].push_back(std::move(f));
+  out.schema_string = delta::JsonText(schema);
+  return out;
+}
+
+Result<std::unique_ptr<ChangeDataWriter>> ChangeDataWriter::Make(std::shared_ptr<io::FileSystem> fs,
+                                                                 const std::string& table_root,
+                                                                 const delta::Metadata& metadata) {
+  ASSIGN_OR_RETURN(delta::Metadata layout, ChangeDataMetadata(metadata));
+  std::unique_ptr<ChangeDataWriter> w(new ChangeDataWriter());
+  DataFileWriterOptions o;
+  o.data_change = false;
+  o.local_sort_columns = std::vector<std::string>{};
+  ASSIGN_OR_RETURN(w->writer_, DataFileWriter::Make(std::move(fs), io::JoinPath(table_root, kChangeDataDir),
+                                                    layout, std::move(o)));
+  w->schema_ = std::make_shared<columnar::Schema>(w->writer_->schema());
+  return w;
+}
+
+Status ChangeDataWriter::Write(const columnar::RecordBatch& batch, size_t first, const uint32_t* sel,
+                               int64_t m, ChangeType type) {
+  if (m == 0) return Status::OK();
+  const size_t n = schema_->fields.size() - 1;
+  if (first + n > batch.columns.size()) {
+    return Status::Internal("change rows: the batch has " + std::to_string(batch.columns.size()) +
+                            " columns, fewer than the table's " + std::to_string(n) + " from " +
+                            std::to_string(first));
+  }
+  std::vector<columnar::VectorPtr> cols(batch.columns.begin() + static_cast<long>(first),
+                                        batch.columns.begin() + static_cast<long>(first + n));
+  columnar::RecordBatch rows(schema_, std::move(cols), batch.num_rows);
+  if (sel) rows = *columnar::GatherBatch(rows, sel, m);
+  rows.schema = schema_;
+  rows.columns.push_back(columnar::Value::String(ChangeTypeName(type)).Broadcast(m));
+  rows.num_rows = m;
+  rows_ += m;
+  return writer_->Write(rows);
+}
+
+Status ChangeDataWriter::Stage(const std::string& table_root, txn::Transaction* txn,
+                               std::vector<std::string>* staged_files) {
+  ASSIGN_OR_RETURN(std::vector<delta::AddFile> files, writer_->Finish());
+  for (delta::AddFile& f : files) {
+    delta::AddCdcFile cdc;
+    cdc.path = kChangeDataDir;
+    cdc.path.append("/").append(f.path);
+    cdc.partition_values = std::move(f.partition_values);
+    cdc.size = f.size;
+    cdc.data_change = false;
+    ASSIGN_OR_RETURN(std::string local, delta::ResolveTablePath(table_root, cdc.path));
+    staged_files->push_back(std::move(local));
+    txn->AddChangeFile(std::move(cdc));
+  }
+  return Status::OK();
+}
+
+}  // namespace shoal::table
