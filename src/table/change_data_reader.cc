@@ -22,7 +22,7 @@ std::string RangeText(int64_t start, int64_t end) {
 struct ChangePiece {
   delta::AddFile file;  // read with its deletion vector applied
   ChangeType type = ChangeType::kInsert;  // derived rows; ignored for change data files
-  // Only these row positions (the file is then read without a deletion vector).
+  // Only these row positions (ReadRowsAt).
   std::optional<delta::DeletionVector> positions;
 };
 
@@ -72,8 +72,7 @@ Result<CommitChanges> DeriveChanges(io::FileSystem& fs, const std::string& root,
       // deletion vectors), rows it no longer deletes are inserts (e.g. RESTORE).
       ASSIGN_OR_RETURN(delta::DeletionVector before, LoadDv(fs, root, rm->deletion_vector));
       ASSIGN_OR_RETURN(delta::DeletionVector after, LoadDv(fs, root, add->second->deletion_vector));
-      delta::AddFile all_rows = *add->second;
-      all_rows.deletion_vector.reset();
+      const delta::AddFile& all_rows = *add->second;
       delta::DeletionVector deleted = Minus(after, before), restored = Minus(before, after);
       if (!deleted.IsEmpty()) out.pieces.push_back({all_rows, ChangeType::kDelete, std::move(deleted)});
       if (!restored.IsEmpty()) out.pieces.push_back({all_rows, ChangeType::kInsert, std::move(restored)});
@@ -114,29 +113,18 @@ Status ReadPieces(const std::shared_ptr<io::FileSystem>& fs, const std::string& 
                   const std::shared_ptr<columnar::Schema>& out_schema, int64_t version, int64_t timestamp_ms,
                   std::vector<columnar::BatchPtr>* out) {
   std::vector<delta::AddFile> files;
-  files.reserve(changes.pieces.size());
-  for (const auto& p : changes.pieces) files.push_back(p.file);
-  std::vector<uint64_t> next_position(files.size(), 0);
-  std::vector<uint32_t> keep;
-  return ReadLiveRows(fs, root, schema, files, [&](size_t file, const columnar::RecordBatch& rows) -> Status {
-    const ChangePiece& piece = changes.pieces[file];
-    std::optional<ChangeType> type;
-    if (!changes.from_cdc_files) type = piece.type;
-    const uint64_t first = next_position[file];
-    next_position[file] += static_cast<uint64_t>(rows.num_rows);
-    if (!piece.positions) {
-      if (rows.num_rows > 0) out->push_back(WithCommitColumns(out_schema, rows, type, version, timestamp_ms));
-      return Status::OK();
-    }
-    keep.clear();
-    for (int64_t i = 0; i < rows.num_rows; ++i) {
-      if (piece.positions->Contains(first + static_cast<uint64_t>(i))) keep.push_back(static_cast<uint32_t>(i));
-    }
-    if (keep.empty()) return Status::OK();
-    columnar::BatchPtr kept = columnar::GatherBatch(rows, keep.data(), static_cast<int64_t>(keep.size()));
-    out->push_back(WithCommitColumns(out_schema, *kept, type, version, timestamp_ms));
-    return Status::OK();
-  });
+  std::vector<std::optional<delta::DeletionVector>> positions;
+  for (const auto& p : changes.pieces) {
+    files.push_back(p.file);
+    positions.push_back(p.positions);
+  }
+  return ReadRowsAt(fs, root, schema, std::move(files), positions,
+                    [&](size_t file, const columnar::RecordBatch& rows) -> Status {
+                      std::optional<ChangeType> type;
+                      if (!changes.from_cdc_files) type = changes.pieces[file].type;
+                      out->push_back(WithCommitColumns(out_schema, rows, type, version, timestamp_ms));
+                      return Status::OK();
+                    });
 }
 
 }  // namespace

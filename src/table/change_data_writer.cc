@@ -3,6 +3,8 @@
 #include <strings.h>
 
 #include "delta/table_path.h"
+#include "scan/delta_schema.h"
+#include "table/live_rows_reader.h"
 
 namespace shoal::table {
 namespace {
@@ -113,6 +115,59 @@ Status ChangeDataWriter::Stage(const std::string& table_root, txn::Transaction* 
     txn->AddChangeFile(std::move(cdc));
   }
   return Status::OK();
+}
+
+Status StageWriteSetChanges(const std::shared_ptr<io::FileSystem>& fs, const txn::WriteSet& before,
+                            txn::Transaction* txn, std::vector<std::string>* staged_files) {
+  const txn::WriteSet& now = txn->write_set();
+  if (!ChangeDataFeedEnabled(txn->metadata()) || !now.data_change ||
+      now.cdc_files.size() != before.cdc_files.size()) {
+    return Status::OK();
+  }
+  std::vector<delta::AddFile> files;
+  std::vector<std::optional<delta::DeletionVector>> positions;
+  std::vector<ChangeType> types;
+  for (size_t i = before.adds.size(); i < now.adds.size(); ++i) {
+    files.push_back(now.adds[i]);
+    positions.emplace_back();
+    types.push_back(ChangeType::kInsert);
+  }
+  for (const auto& [path, rm] : now.removes) {
+    if (before.removes.count(path)) continue;
+    delta::AddFile f;
+    f.path = rm.path;
+    f.partition_values = rm.partition_values.value_or(delta::PartitionValues{});
+    f.size = rm.size.value_or(0);
+    f.deletion_vector = rm.deletion_vector;
+    files.push_back(std::move(f));
+    positions.emplace_back();
+    types.push_back(ChangeType::kDelete);
+  }
+  for (const auto& [path, del] : now.row_deletes) {
+    delta::DeletionVector fresh = del.rows;
+    auto old = before.row_deletes.find(path);
+    if (old != before.row_deletes.end()) {
+      delta::DeletionVector only_new;
+      for (uint64_t r : fresh.ToVector()) {
+        if (!old->second.rows.Contains(r)) only_new.Add(r);
+      }
+      fresh = std::move(only_new);
+    }
+    if (fresh.IsEmpty()) continue;
+    files.push_back(del.base);
+    positions.emplace_back(std::move(fresh));
+    types.push_back(ChangeType::kDelete);
+  }
+  if (files.empty()) return Status::OK();
+  const std::string& root = txn->table_root();
+  ASSIGN_OR_RETURN(scan::TableSchema schema, scan::BuildTableSchema(txn->metadata()));
+  auto table = std::make_shared<const scan::TableSchema>(std::move(schema));
+  ASSIGN_OR_RETURN(auto writer, ChangeDataWriter::Make(fs, root, txn->metadata()));
+  RETURN_NOT_OK(ReadRowsAt(fs, root, table, std::move(files), positions,
+                           [&](size_t file, const columnar::RecordBatch& rows) {
+                             return writer->Write(rows, 0, nullptr, rows.num_rows, types[file]);
+                           }));
+  return writer->Stage(root, txn, staged_files);
 }
 
 }  // namespace shoal::table

@@ -65,4 +65,13 @@ class ChangeDataWriter {
   int64_t rows_ = 0;
 };
 
+// Writes and stages change data for what `txn`'s write set gained since `before` — for a
+// statement that changed data without writing change data itself (INSERT, INSERT OVERWRITE,
+// REPLACE WHERE) inside a multi-statement transaction, whose commit may also hold other
+// statements' change data files and then must list every change in them: new adds as
+// `insert`, new whole-file removes (their live rows) and newly deleted rows of row deletions as
+// `delete`. Nothing when the table has no change data feed or the statement wrote change data.
+Status StageWriteSetChanges(const std::shared_ptr<io::FileSystem>& fs, const txn::WriteSet& before,
+                            txn::Transaction* txn, std::vector<std::string>* staged_files);
+
 }  // namespace shoal::table
