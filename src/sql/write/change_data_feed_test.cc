@@ -193,6 +193,31 @@ TEST_F(ChangeDataFeedTest, RebasedTransactionKeepsItsChangeRows) {
   ExpectValidLog("t");
 }
 
+// A prepared transaction keeps its change data files through PREPARE → COMMIT PREPARED, and
+// ROLLBACK PREPARED deletes them.
+TEST_F(ChangeDataFeedTest, PreparedTransactionsKeepOrDropTheirChangeFiles) {
+  Q("CREATE TABLE t (id BIGINT, v BIGINT, s STRING, p INT) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')");
+  Q("INSERT INTO t VALUES (1, 10, 'a', 0), (2, 20, 'b', 0)");
+  auto change_files = [&] {
+    auto list = io::LocalFileSystem()->List(dir_.Join("t/_change_data"));
+    return list.ok() ? list->size() : size_t{0};
+  };
+  Q("BEGIN");
+  Q("DELETE FROM t WHERE id = 1");
+  Q("PREPARE TRANSACTION 'keep'");
+  const size_t after_first = change_files();
+  EXPECT_GT(after_first, 0u);
+  Q("COMMIT PREPARED 'keep'");
+  EXPECT_EQ(Q(std::string("SELECT ") + kChangeRow + " FROM table_changes('t', 2)"), Lines({"1|10|a|0|delete|2"}));
+  Q("BEGIN");
+  Q("UPDATE t SET v = 0 WHERE id = 2");
+  Q("PREPARE TRANSACTION 'drop'");
+  EXPECT_GT(change_files(), after_first);
+  Q("ROLLBACK PREPARED 'drop'");
+  EXPECT_EQ(change_files(), after_first);
+  EXPECT_EQ(Version("t"), 2);
+}
+
 // DuckDB reads the change data files shoal wrote: the same rows, with _change_type.
 TEST_F(ChangeDataFeedTest, DuckDbReadsTheChangeDataFiles) {
   std::string duck = testing::DuckDbCommand();
