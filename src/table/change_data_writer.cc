@@ -2,6 +2,7 @@
 
 #include <strings.h>
 
+#include "delta/schema_json.h"
 #include "delta/table_path.h"
 #include "scan/delta_schema.h"
 #include "table/live_rows_reader.h"
@@ -51,17 +52,7 @@ Result<delta::Metadata> ChangeDataMetadata(const delta::Metadata& metadata) {
   const bool mapped =
       mode != metadata.configuration.end() && (mode->second == "name" || mode->second == "id");
   if (mode != metadata.configuration.end()) out.configuration.insert(*mode);
-  delta::Json f = delta::Json::object();
-  f["name"] = kChangeTypeColumn;
-  f["type"] = "string";
-  f["nullable"] = false;
-  delta::Json md = delta::Json::object();
-  if (mapped) {
-    md["delta.columnMapping.id"] = kChangeTypeFieldId;
-    md["delta.columnMapping.physicalName"] = kChangeTypeColumn;
-  }
-  f["metadata"] = std::move(md);
-  schema["fields"].push_back(std::move(f));
+  schema["fields"].push_back(delta::HiddenFieldJson(kChangeTypeColumn, "string", false, mapped, kChangeTypeFieldId));
   out.schema_string = delta::JsonText(schema);
   return out;
 }
