@@ -97,6 +97,17 @@ TEST(ProtocolValidator, FailsOnBadStatsKey) {
   EXPECT_TRUE(Mentions(vs, "unknown column nope")) << FormatViolations(vs);
 }
 
+TEST(ProtocolValidator, CdcActionsNeedTheFeatureAndNoDataChange) {
+  const std::string cdc = R"({"cdc":{"path":"_change_data/p=a/c.parquet","partitionValues":{"p":"a"},"size":5,"dataChange":false}})";
+  auto vs = ValidateCommits({{0, Commit0({"p"}, {{"delta.enableChangeDataFeed", "true"}})}, {1, cdc + "\n"}});
+  EXPECT_TRUE(vs.empty()) << FormatViolations(vs);
+  vs = ValidateCommits({{0, Commit0({"p"}, {})}, {1, cdc + "\n"}});
+  EXPECT_TRUE(Mentions(vs, "changeDataFeed")) << FormatViolations(vs);
+  vs = ValidateCommits({{0, Commit0({"p"}, {{"delta.enableChangeDataFeed", "true"}})},
+                        {1, Replace(cdc, "\"dataChange\":false", "\"dataChange\":true") + "\n"}});
+  EXPECT_TRUE(Mentions(vs, "dataChange = true")) << FormatViolations(vs);
+}
+
 TEST(ProtocolValidator, FailsOnPathsOutsideTheRoot) {
   for (const char* bad : {"../x.parquet", "/abs/x.parquet", "s3://b/x.parquet"}) {
     std::string add = Replace(kAdd, "p=a/part-0.parquet", bad);
