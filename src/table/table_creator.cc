@@ -1,5 +1,7 @@
 #include "table/table_creator.h"
 
+#include <strings.h>
+
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -49,7 +51,17 @@ Result<delta::Protocol> ProtocolForMetadata(const delta::Metadata& metadata) {
         "delta.checkpointPolicy = 'v2' is not supported: shoal writes only classic (V1) checkpoints, so it does "
         "not enable the v2Checkpoint table feature");
   }
-  if (props.enable_change_data_feed) used.insert("changeDataFeed");
+  if (props.enable_change_data_feed) {
+    // PROTOCOL.md "Change Data Files": _change_type is the change data's own column.
+    for (const auto& f : root.children) {
+      if (strcasecmp(f.name.c_str(), "_change_type") == 0) {
+        return Status::InvalidArgument(
+            "delta.enableChangeDataFeed = true on a table with a column named _change_type, which the change data "
+            "feed reserves");
+      }
+    }
+    used.insert("changeDataFeed");
+  }
   if (props.enable_type_widening) used.insert("typeWidening");
   for (const auto& f : props.explicit_features) {
     const delta::TableFeature* known = delta::FindTableFeature(f);
