@@ -55,6 +55,32 @@ TEST(DeltaActions, ParsesTypedFields) {
   EXPECT_FALSE(ci.InCommitTimestamp());
 }
 
+// PROTOCOL.md "Add CDC File": path, partitionValues, size and dataChange are required; tags is
+// optional; a change data file never counts as a data change.
+TEST(DeltaActions, CdcActionFieldsPerProtocol) {
+  AddCdcFile c;
+  c.path = "_change_data/p=1/part-00000-x.c000.snappy.parquet";
+  c.partition_values = {{"p", "1"}, {"q", std::nullopt}};
+  c.size = 812;
+  EXPECT_EQ(SerializeAction(c),
+            R"({"cdc":{"path":"_change_data/p=1/part-00000-x.c000.snappy.parquet","partitionValues":{"p":"1","q":null},"size":812,"dataChange":false}})");
+  auto back = ParseActionLine(SerializeAction(c));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(std::get<AddCdcFile>(**back), c);
+  EXPECT_STREQ(ActionKindName(Action(c)), "cdc");
+  for (const char* missing : {
+           R"({"cdc":{"partitionValues":{},"size":1,"dataChange":false}})",
+           R"({"cdc":{"path":"a","size":1,"dataChange":false}})",
+           R"({"cdc":{"path":"a","partitionValues":{},"dataChange":false}})",
+           R"({"cdc":{"path":"a","partitionValues":{},"size":1}})",
+           R"({"cdc":{"path":"a","partitionValues":{},"size":"1","dataChange":false}})",
+           R"({"cdc":[]})",
+       }) {
+    auto r = ParseActionLine(missing);
+    EXPECT_TRUE(r.status().IsCorruption()) << missing << ": " << r.status().ToString();
+  }
+}
+
 TEST(DeltaActions, InlineDvUniqueIdHasNoOffset) {
   DeletionVectorDescriptor d;
   d.storage_type = 'i';

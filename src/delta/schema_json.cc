@@ -191,6 +191,21 @@ Result<SchemaField> ParseSchemaJson(std::string_view schema_string) {
   return root;
 }
 
+Json HiddenFieldJson(const std::string& name, const std::string& type, bool nullable, bool mapped,
+                     int32_t field_id) {
+  Json f = Json::object();
+  f["name"] = name;
+  f["type"] = type;
+  f["nullable"] = nullable;
+  Json md = Json::object();
+  if (mapped) {
+    md["delta.columnMapping.id"] = field_id;
+    md["delta.columnMapping.physicalName"] = name;
+  }
+  f["metadata"] = std::move(md);
+  return f;
+}
+
 Json SchemaTypeToJson(const SchemaField& node) {
   if (node.IsStruct()) {
     Json o = Json::object();

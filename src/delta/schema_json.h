@@ -74,6 +74,12 @@ Result<SchemaField> ParseSchemaJson(std::string_view schema_string);
 std::string SerializeSchemaJson(const SchemaField& root);
 Json SchemaTypeToJson(const SchemaField& node);
 
+// The JSON of a primitive top-level field an engine adds to a schema for its own files (row
+// tracking's materialized columns, `_change_type`): under column mapping (`mapped`) its
+// physical name is its name and its field id `field_id`.
+Json HiddenFieldJson(const std::string& name, const std::string& type, bool nullable, bool mapped,
+                     int32_t field_id);
+
 // Finds a top-level or nested field by a dotted path of names (exact match), or nullptr.
 const SchemaField* FindField(const SchemaField& root, const std::vector<std::string>& path);
 

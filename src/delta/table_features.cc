@@ -19,7 +19,7 @@ const std::vector<TableFeature>& KnownTableFeatures() {
       {"typeWidening", true, true, true},
       {"typeWidening-preview", true, true, true},
       {"domainMetadata", false, true, true},
-      {"v2Checkpoint", true, true, true},
+      {"v2Checkpoint", true, true, false},  // read; shoal writes only classic checkpoints
       {"vacuumProtocolCheck", true, true, true},
       {"inCommitTimestamp", false, true, true},
       {"allowColumnDefaults", false, true, true},

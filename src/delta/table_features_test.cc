@@ -26,6 +26,15 @@ TEST(TableFeatures, LegacyVersionsImplyFeatures) {
   EXPECT_FALSE(ProtocolHasWriterFeature(P(3, 7, {{}}, {{"rowTracking"}}), "appendOnly"));
 }
 
+TEST(TableFeatures, V2CheckpointIsReadButNotWritten) {
+  const TableFeature* f = FindTableFeature("v2Checkpoint");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->shoal_reads);
+  EXPECT_FALSE(f->shoal_writes);
+  EXPECT_TRUE(CheckCanRead(P(3, 7, {{"v2Checkpoint"}}, {{"v2Checkpoint"}})).ok());
+  EXPECT_TRUE(CheckCanWrite(P(3, 7, {{"v2Checkpoint"}}, {{"v2Checkpoint"}})).IsNotSupported());
+}
+
 TEST(TableFeatures, ReadChecks) {
   EXPECT_TRUE(CheckCanRead(P(1, 2)).ok());
   EXPECT_TRUE(CheckCanRead(P(3, 7, {{"deletionVectors", "columnMapping", "timestampNtz", "v2Checkpoint",

@@ -50,4 +50,29 @@ Status ReadLiveRows(const std::shared_ptr<io::FileSystem>& fs, const std::string
   return Status::OK();
 }
 
+Status ReadRowsAt(const std::shared_ptr<io::FileSystem>& fs, const std::string& table_root,
+                  const std::shared_ptr<const scan::TableSchema>& schema, std::vector<delta::AddFile> files,
+                  const std::vector<std::optional<delta::DeletionVector>>& positions, const LiveRowsSink& sink) {
+  if (!positions.empty() && positions.size() != files.size()) {
+    return Status::Internal("ReadRowsAt: " + std::to_string(positions.size()) + " position sets for " +
+                            std::to_string(files.size()) + " files");
+  }
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (positions[i]) files[i].deletion_vector.reset();
+  }
+  std::vector<uint64_t> next(files.size(), 0);
+  std::vector<uint32_t> keep;
+  return ReadLiveRows(fs, table_root, schema, files, [&](size_t file, const columnar::RecordBatch& rows) -> Status {
+    const uint64_t first = next[file];
+    next[file] += static_cast<uint64_t>(rows.num_rows);
+    if (positions.empty() || !positions[file]) return rows.num_rows > 0 ? sink(file, rows) : Status::OK();
+    keep.clear();
+    for (int64_t i = 0; i < rows.num_rows; ++i) {
+      if (positions[file]->Contains(first + static_cast<uint64_t>(i))) keep.push_back(static_cast<uint32_t>(i));
+    }
+    if (keep.empty()) return Status::OK();
+    return sink(file, *columnar::GatherBatch(rows, keep.data(), static_cast<int64_t>(keep.size())));
+  });
+}
+
 }  // namespace shoal::table

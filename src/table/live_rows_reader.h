@@ -8,11 +8,13 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "columnar/vector.h"
 #include "delta/actions.h"
+#include "delta/deletion_vector.h"
 #include "io/file_system.h"
 #include "scan/delta_schema.h"
 #include "shoal/status.h"
@@ -29,5 +31,12 @@ Status ReadLiveRows(const std::shared_ptr<io::FileSystem>& fs, const std::string
                     const std::shared_ptr<const scan::TableSchema>& schema,
                     const std::vector<delta::AddFile>& files, const LiveRowsSink& sink,
                     int64_t batch_rows = 65536);
+
+// Like ReadLiveRows, but of files[i] only the rows at positions[i] when that is set (the file is
+// then read without its deletion vector); `positions` is empty or parallel to `files`. Batches
+// without a selected row are not passed on.
+Status ReadRowsAt(const std::shared_ptr<io::FileSystem>& fs, const std::string& table_root,
+                  const std::shared_ptr<const scan::TableSchema>& schema, std::vector<delta::AddFile> files,
+                  const std::vector<std::optional<delta::DeletionVector>>& positions, const LiveRowsSink& sink);
 
 }  // namespace shoal::table

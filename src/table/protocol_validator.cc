@@ -420,6 +420,10 @@ std::vector<Violation> ValidateCommits(const std::vector<CommitText>& commits) {
         if (rm->deletion_vector) c.Need(v, s, "deletionVectors", true, "remove " + rm->path + " has a deletion vector");
       } else if (auto* cdc = std::get_if<delta::AddCdcFile>(&a)) {
         c.CheckPath(v, "cdc", cdc->path);
+        // PROTOCOL.md "Add CDC File": change data files never count as a data change, and
+        // belong to tables with the change data feed.
+        if (cdc->data_change) c.Fail(v, "cdc " + cdc->path + " has dataChange = true");
+        c.Need(v, s, "changeDataFeed", false, "cdc " + cdc->path + " is a change data file");
       } else if (std::holds_alternative<delta::DomainMetadata>(a)) {
         c.Need(v, s, "domainMetadata", false, "a domainMetadata action exists");
       } else if (auto* ci = std::get_if<delta::CommitInfo>(&a)) {

@@ -41,7 +41,7 @@ TEST(ProtocolValidator, AcceptsCreatedTablesOfEveryFeatureCombination) {
       {{"delta.columnMapping.mode", "name"}},
       {{"delta.columnMapping.mode", "id"}, {"delta.enableRowTracking", "true"}},
       {{"delta.appendOnly", "true"}, {"delta.enableChangeDataFeed", "true"}},
-      {{"delta.enableInCommitTimestamps", "true"}, {"delta.checkpointPolicy", "v2"}},
+      {{"delta.enableInCommitTimestamps", "true"}, {"delta.checkpointPolicy", "classic"}},
       {{"delta.constraints.pos", "id > 0"}, {"delta.isolationLevel", "Serializable"}},
   };
   c::Schema wide;
@@ -95,6 +95,17 @@ TEST(ProtocolValidator, FailsOnBadStatsKey) {
   std::string add = Replace(kAdd, R"(\"minValues\":{\"id\":1})", R"(\"minValues\":{\"nope\":1})");
   auto vs = ValidateCommits({{0, Commit0({"p"}, {})}, {1, add}});
   EXPECT_TRUE(Mentions(vs, "unknown column nope")) << FormatViolations(vs);
+}
+
+TEST(ProtocolValidator, CdcActionsNeedTheFeatureAndNoDataChange) {
+  const std::string cdc = R"({"cdc":{"path":"_change_data/p=a/c.parquet","partitionValues":{"p":"a"},"size":5,"dataChange":false}})";
+  auto vs = ValidateCommits({{0, Commit0({"p"}, {{"delta.enableChangeDataFeed", "true"}})}, {1, cdc + "\n"}});
+  EXPECT_TRUE(vs.empty()) << FormatViolations(vs);
+  vs = ValidateCommits({{0, Commit0({"p"}, {})}, {1, cdc + "\n"}});
+  EXPECT_TRUE(Mentions(vs, "changeDataFeed")) << FormatViolations(vs);
+  vs = ValidateCommits({{0, Commit0({"p"}, {{"delta.enableChangeDataFeed", "true"}})},
+                        {1, Replace(cdc, "\"dataChange\":false", "\"dataChange\":true") + "\n"}});
+  EXPECT_TRUE(Mentions(vs, "dataChange = true")) << FormatViolations(vs);
 }
 
 TEST(ProtocolValidator, FailsOnPathsOutsideTheRoot) {

@@ -1,5 +1,7 @@
 #include "table/table_creator.h"
 
+#include <strings.h>
+
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -42,8 +44,24 @@ Result<delta::Protocol> ProtocolForMetadata(const delta::Metadata& metadata) {
     used.insert("domainMetadata");
   }
   if (props.enable_in_commit_timestamps) used.insert("inCommitTimestamp");
-  if (props.checkpoint_policy == "v2") used.insert("v2Checkpoint");
-  if (props.enable_change_data_feed) used.insert("changeDataFeed");
+  // shoal reads V2 checkpoints but writes only classic ones: a table that says v2Checkpoint must
+  // have them, so shoal refuses to turn the feature on (doc/table_format.md).
+  if (props.checkpoint_policy == "v2") {
+    return Status::NotSupported(
+        "delta.checkpointPolicy = 'v2' is not supported: shoal writes only classic (V1) checkpoints, so it does "
+        "not enable the v2Checkpoint table feature");
+  }
+  if (props.enable_change_data_feed) {
+    // PROTOCOL.md "Change Data Files": _change_type is the change data's own column.
+    for (const auto& f : root.children) {
+      if (strcasecmp(f.name.c_str(), "_change_type") == 0) {
+        return Status::InvalidArgument(
+            "delta.enableChangeDataFeed = true on a table with a column named _change_type, which the change data "
+            "feed reserves");
+      }
+    }
+    used.insert("changeDataFeed");
+  }
   if (props.enable_type_widening) used.insert("typeWidening");
   for (const auto& f : props.explicit_features) {
     const delta::TableFeature* known = delta::FindTableFeature(f);

@@ -67,6 +67,16 @@ TEST(TableCreator, NoFeaturesGivesReaderVersionOne) {
   EXPECT_TRUE(p->writer_features->empty());
 }
 
+// shoal writes only classic checkpoints, so it never claims v2Checkpoint for a table it creates.
+TEST(TableCreator, RefusesV2CheckpointPolicyAndFeature) {
+  auto st = CreateTableActions("t", BasicSchema(), {}, {{"delta.checkpointPolicy", "v2"}}).status();
+  EXPECT_EQ(st.code(), StatusCode::kNotSupported) << st.ToString();
+  EXPECT_NE(st.message().find("delta.checkpointPolicy = 'v2' is not supported"), std::string::npos) << st.message();
+  st = CreateTableActions("t", BasicSchema(), {}, {{"delta.feature.v2Checkpoint", "supported"}}).status();
+  EXPECT_EQ(st.code(), StatusCode::kNotSupported) << st.ToString();
+  EXPECT_TRUE(CreateTableActions("t", BasicSchema(), {}, {{"delta.checkpointPolicy", "classic"}}).ok());
+}
+
 TEST(TableCreator, EveryFeatureIsListedExactlyWhenUsed) {
   c::Schema s = BasicSchema();
   s.fields.push_back({"ntz", c::TimestampNtz(), true});
@@ -82,7 +92,6 @@ TEST(TableCreator, EveryFeatureIsListedExactlyWhenUsed) {
                                      {"delta.enableRowTracking", "true"},
                                      {"delta.appendOnly", "true"},
                                      {"delta.enableInCommitTimestamps", "true"},
-                                     {"delta.checkpointPolicy", "v2"},
                                      {"delta.enableChangeDataFeed", "true"}},
                                     o);
   ASSERT_TRUE(actions.ok()) << actions.status().ToString();
@@ -90,8 +99,8 @@ TEST(TableCreator, EveryFeatureIsListedExactlyWhenUsed) {
   EXPECT_EQ(Sorted(*p->writer_features),
             Sorted({"appendOnly", "changeDataFeed", "checkConstraints", "columnMapping", "deletionVectors",
                     "domainMetadata", "generatedColumns", "identityColumns", "inCommitTimestamp", "rowTracking",
-                    "timestampNtz", "v2Checkpoint"}));
-  EXPECT_EQ(Sorted(*p->reader_features), Sorted({"columnMapping", "deletionVectors", "timestampNtz", "v2Checkpoint"}));
+                    "timestampNtz"}));
+  EXPECT_EQ(Sorted(*p->reader_features), Sorted({"columnMapping", "deletionVectors", "timestampNtz"}));
   const auto* m = Find<delta::Metadata>(*actions);
   EXPECT_EQ(m->configuration.at("delta.constraints.positive"), "id > 0");
   EXPECT_EQ(m->configuration.at("delta.columnMapping.maxColumnId"), "6");

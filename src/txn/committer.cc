@@ -138,6 +138,7 @@ Result<std::vector<delta::Action>> Transaction::BuildActions(int64_t version) {
     }
     actions.push_back(std::move(a));
   }
+  for (const auto& cdc : write_.cdc_files) actions.push_back(cdc);
   RETURN_NOT_OK(TrackRows(version, &actions));
   return actions;
 }

@@ -129,6 +129,7 @@ delta::Json ToJson(const Transaction& txn, const std::string& id) {
   for (const auto& [name, d] : write.domains) actions.push_back(delta::ActionToJson(d));
   for (const auto& [path, r] : write.removes) actions.push_back(delta::ActionToJson(r));
   for (const auto& a : write.adds) actions.push_back(delta::ActionToJson(a));
+  for (const auto& c : write.cdc_files) actions.push_back(delta::ActionToJson(c));
   ws["actions"] = std::move(actions);
   delta::Json deletes = delta::Json::array();
   for (const auto& [path, d] : write.row_deletes) {
@@ -222,6 +223,8 @@ Result<Loaded> Parse(std::string_view text, const std::string& what) {
       if (!action) continue;
       if (auto* add = std::get_if<delta::AddFile>(&*action)) {
         out.write.adds.push_back(std::move(*add));
+      } else if (auto* cdc = std::get_if<delta::AddCdcFile>(&*action)) {
+        out.write.cdc_files.push_back(std::move(*cdc));
       } else if (auto* rm = std::get_if<delta::RemoveFile>(&*action)) {
         std::string path = rm->path;
         out.write.removes[path] = std::move(*rm);
@@ -267,13 +270,17 @@ Result<Loaded> ReadPreparedFile(io::FileSystem& fs, const std::string& table_roo
   return Parse(text, path);
 }
 
+Status DeleteStagedFile(io::FileSystem& fs, const std::string& table_root, const std::string& path) {
+  auto local = delta::ResolveTablePath(table_root, path);
+  if (!local.ok()) return Status::OK();  // never delete outside the table
+  ASSIGN_OR_RETURN(bool exists, fs.Exists(*local));
+  if (exists) RETURN_NOT_OK(fs.Delete(*local));
+  return Status::OK();
+}
+
 Status DeleteStagedFiles(io::FileSystem& fs, const std::string& table_root, const WriteSet& write) {
-  for (const auto& add : write.adds) {
-    auto local = delta::ResolveTablePath(table_root, add.path);
-    if (!local.ok()) continue;  // never delete outside the table
-    ASSIGN_OR_RETURN(bool exists, fs.Exists(*local));
-    if (exists) RETURN_NOT_OK(fs.Delete(*local));
-  }
+  for (const auto& add : write.adds) RETURN_NOT_OK(DeleteStagedFile(fs, table_root, add.path));
+  for (const auto& cdc : write.cdc_files) RETURN_NOT_OK(DeleteStagedFile(fs, table_root, cdc.path));
   return Status::OK();
 }
 
@@ -407,6 +414,10 @@ Result<std::vector<PreparedSummary>> ListPrepared(io::FileSystem& fs, const std:
     s.operation = loaded.operation;
     for (const auto& add : loaded.write.adds) {
       auto local = delta::ResolveTablePath(table_root, add.path);
+      if (local.ok()) s.staged_files.push_back(*local);
+    }
+    for (const auto& cdc : loaded.write.cdc_files) {
+      auto local = delta::ResolveTablePath(table_root, cdc.path);
       if (local.ok()) s.staged_files.push_back(*local);
     }
     out.push_back(std::move(s));

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "delta/json_fields.h"
+#include "delta/schema_json.h"
 #include "scan/delta_scan.h"
 #include "scan/file_set_scan.h"
 #include "txn/row_tracking.h"
@@ -14,20 +15,6 @@ namespace {
 // mapping assigns (maxColumnId counts up from 1), so a later column never reuses them.
 constexpr int32_t kRowIdFieldId = 2147483000;
 constexpr int32_t kRowCommitVersionFieldId = 2147483001;
-
-delta::Json HiddenLongField(const std::string& name, bool mapped, int32_t field_id) {
-  delta::Json f = delta::Json::object();
-  f["name"] = name;
-  f["type"] = "long";
-  f["nullable"] = true;
-  delta::Json md = delta::Json::object();
-  if (mapped) {
-    md["delta.columnMapping.id"] = field_id;
-    md["delta.columnMapping.physicalName"] = name;
-  }
-  f["metadata"] = std::move(md);
-  return f;
-}
 
 }  // namespace
 
@@ -43,8 +30,8 @@ Result<std::optional<delta::Metadata>> MetadataWithRowIdColumns(const delta::Pro
   }
   auto mode = metadata.configuration.find("delta.columnMapping.mode");
   bool mapped = mode != metadata.configuration.end() && (mode->second == "name" || mode->second == "id");
-  schema["fields"].push_back(HiddenLongField(id_col, mapped, kRowIdFieldId));
-  schema["fields"].push_back(HiddenLongField(version_col, mapped, kRowCommitVersionFieldId));
+  schema["fields"].push_back(delta::HiddenFieldJson(id_col, "long", true, mapped, kRowIdFieldId));
+  schema["fields"].push_back(delta::HiddenFieldJson(version_col, "long", true, mapped, kRowCommitVersionFieldId));
   delta::Metadata out = metadata;
   out.schema_string = delta::JsonText(schema);
   return std::optional<delta::Metadata>(std::move(out));

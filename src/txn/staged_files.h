@@ -13,7 +13,7 @@
 
 namespace shoal::txn {
 
-// Fsyncs (FileSystem::SyncDir) every distinct directory holding a file `write` adds, so a
+// Fsyncs (FileSystem::SyncDir) every distinct directory holding a file `write` adds (data and change data files), so a
 // durable log entry never references a file a crash removes. Paths that do not resolve inside
 // `table_root` are skipped (they are not this transaction's files).
 Status SyncStagedFileDirectories(io::FileSystem& fs, const std::string& table_root,

@@ -100,6 +100,8 @@ class Transaction {
   // Deletes rows (positions) of `file` with a deletion vector: stages remove(file) +
   // add(file with DV = dv(file) ∪ positions). Repeated calls on one file accumulate.
   Status DeleteRows(const delta::AddFile& file, const delta::DeletionVector& positions);
+  // A change data file written for this transaction's changed rows (committed as a cdc action).
+  void AddChangeFile(delta::AddCdcFile file) { write_.cdc_files.push_back(std::move(file)); }
   void UpdateMetadata(delta::Metadata metadata);
   void UpdateProtocol(delta::Protocol protocol);
   void SetDomainMetadata(delta::DomainMetadata domain);

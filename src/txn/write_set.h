@@ -29,6 +29,10 @@ struct WriteSet {
   // Rows of this transaction's own new files (compaction outputs) that concurrent winners
   // deleted in their sources; written as the output's DV at commit. By add path.
   std::map<std::string, delta::DeletionVector> added_file_deletes;
+  // Change data files (PROTOCOL.md "Add CDC File") of the rows the transaction changed. A
+  // rebase keeps them as they are: it never changes which rows the transaction changed (a row
+  // a winner also changed is a conflict), only where they sit (doc/change_data_feed.md).
+  std::vector<delta::AddCdcFile> cdc_files;
   std::optional<delta::Metadata> metadata;
   std::optional<delta::Protocol> protocol;
   std::map<std::string, delta::DomainMetadata> domains;  // by domain

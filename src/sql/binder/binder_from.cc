@@ -4,6 +4,7 @@
 #include "sql/parser/token.h"
 #include "sql/binder/binder.h"
 #include "sql/binder/catalog.h"
+#include "sql/binder/table_changes_binding.h"
 
 namespace shoal::sql {
 
@@ -174,8 +175,9 @@ Result<LogicalPtr> Binder::BindNamedQuery(const QueryNode& query, const std::str
 
 Result<LogicalPtr> Binder::BindTableFunction(const TableFunctionRef& ref, Scope* scope) {
   const FunctionExpression& call = *ref.call;
+  const bool table_changes = strcasecmp(call.name.c_str(), kTableChangesFunction) == 0;
   const TableFunction* fn = TableFunctionRegistry::Get().Find(call.name);
-  if (!fn) {
+  if (!fn && !table_changes) {
     return Status::Catalog("Table Function with name " + call.name +
                            " does not exist. Candidates: " + [] {
                              std::string s;
@@ -194,6 +196,12 @@ Result<LogicalPtr> Binder::BindTableFunction(const TableFunctionRef& ref, Scope*
     } else {
       args.named.emplace_back(Lower(n), std::move(v));
     }
+  }
+  if (table_changes) {
+    if (!catalog_) return Status::Binder("table_changes needs a catalog to resolve its table");
+    ASSIGN_OR_RETURN(std::shared_ptr<const TableSource> source, BindTableChanges(*catalog_, args));
+    return BindSourceScan(std::move(source), ref.alias.empty() ? kTableChangesFunction : ref.alias,
+                          ref.column_aliases, "table function", scope);
   }
   ASSIGN_OR_RETURN(std::shared_ptr<const TableSource> source, fn->bind(args));
   return BindSourceScan(std::move(source), ref.alias.empty() ? fn->name : ref.alias, ref.column_aliases,

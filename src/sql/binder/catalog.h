@@ -47,6 +47,7 @@ class Catalog {
   // The registered relation a one-part name refers to, or nullptr.
   std::shared_ptr<const TableSource> FindRelation(const TableName& name) const;
 
+  const std::shared_ptr<io::FileSystem>& fs() const { return fs_; }
   // The directory a table name refers to (not checked).
   std::string TableRoot(const TableName& name) const;
   // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.

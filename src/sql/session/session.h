@@ -124,6 +124,9 @@ class Session {
     std::unique_ptr<TableWrite> write;
     std::unique_ptr<txn::Transaction> own_txn;  // auto-commit only
     TableTransaction* table_txn = nullptr;      // explicit transaction only
+    // Explicit transaction: its write set before the statement (change data of statements
+    // that write none themselves, table/change_data_writer.h StageWriteSetChanges).
+    std::optional<txn::WriteSet> before;
   };
   // The explicit transaction's part for `root`, opened on the latest snapshot on first touch.
   Result<TableTransaction*> TableTransactionFor(const std::string& display_name, const std::string& root);

@@ -9,6 +9,7 @@
 #include "sql/session/session.h"
 #include "sql/binder/table_expression.h"
 #include "sql/write/transaction_read_source.h"
+#include "table/change_data_writer.h"
 #include "txn/prepared.h"
 
 namespace shoal::sql {
@@ -170,6 +171,7 @@ Result<TableWrite*> Session::BeginTableWrite(const TableName& name, const std::s
     }
     sw.table_txn = tt;
     w->txn = tt->txn.get();
+    if (table::ChangeDataFeedEnabled(tt->txn->metadata())) sw.before = tt->txn->write_set();
     ASSIGN_OR_RETURN(w->table, TransactionView(tt));
     app = tt->txn->write_set().app_txn;
   } else {
@@ -196,8 +198,10 @@ Result<txn::CommitResult> Session::EndTableWrite(TableWrite* write) {
   writes_.erase(it);
   if (sw.table_txn) {
     TableTransaction* tt = sw.table_txn;
+    Status st;
+    if (sw.before) st = table::StageWriteSetChanges(db_->fs, *sw.before, tt->txn.get(), &write->staged_files);
     tt->staged_files.insert(tt->staged_files.end(), write->staged_files.begin(), write->staged_files.end());
-    Status st = FoldOwnFileChanges(tt->txn.get(), &tt->staged_files);
+    if (st.ok()) st = FoldOwnFileChanges(tt->txn.get(), &tt->staged_files);
     tt->view_stale = true;
     if (!st.ok()) {
       if (!failed_) failed_ = st;

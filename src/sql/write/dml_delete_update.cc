@@ -8,6 +8,7 @@
 #include "sql/write/dml.h"
 #include "sql/write/dml_binding.h"
 #include "sql/write/write_column_rules.h"
+#include "table/change_data_writer.h"
 #include "table/data_file_writer.h"
 #include "table/row_changes.h"
 #include "table/row_id_columns.h"
@@ -68,6 +69,22 @@ Status StageAdds(table::DataFileWriter* writer, const DmlTarget& target) {
   return Status::OK();
 }
 
+// The change data writer of a statement on a table with the change data feed on, else null.
+Result<std::unique_ptr<table::ChangeDataWriter>> ChangeWriterFor(const DmlTarget& target) {
+  if (!table::ChangeDataFeedEnabled(target.txn->metadata())) return std::unique_ptr<table::ChangeDataWriter>();
+  return table::ChangeDataWriter::Make(target.fs, target.table->snapshot()->table_root(), target.txn->metadata());
+}
+
+// The table's columns as expressions (the rows as read: pre-images of a change).
+void AppendTableColumns(const scan::TableSchema& schema, std::vector<expr::ExprPtr>* exprs,
+                        std::vector<std::string>* names) {
+  for (size_t c = 0; c < schema.columns.size(); ++c) {
+    const auto& f = schema.schema.fields[c];
+    exprs->push_back(expr::ColumnRef(static_cast<int>(c), f.type, f.name, f.nullable));
+    names->push_back(f.name);
+  }
+}
+
 // Records the statement's predicate (or the whole table) in the read set.
 void RecordPredicate(const DmlTarget& target, const expr::ExprPtr& where) {
   if (where) {
@@ -110,9 +127,11 @@ Result<DmlCounts> ExecuteDelete(const DeleteStatement& s, const DmlTarget& targe
   RecordPredicate(target, where);
   DmlCounts counts;
   expr::EvalContext ectx(env.ctx->statement_timestamp);
+  ASSIGN_OR_RETURN(auto changes, ChangeWriterFor(target));
   // Metadata-only: no WHERE, or a WHERE on partition columns only, removes whole files —
-  // when the log knows how many rows they hold.
-  if (!where || OnlyPartitionColumns(*where, schema)) {
+  // when the log knows how many rows they hold. Not with the change data feed: the deleted
+  // rows go into change data files, as every other change of the transaction's commit.
+  if (!changes && (!where || OnlyPartitionColumns(*where, schema))) {
     std::vector<int64_t> ids;
     if (where) {
       ASSIGN_OR_RETURN(ids, FilesMatchingPartitions(*target.table, where, ectx));
@@ -131,12 +150,20 @@ Result<DmlCounts> ExecuteDelete(const DeleteStatement& s, const DmlTarget& targe
       return counts;
     }
   }
-  ASSIGN_OR_RETURN(auto batches, ScanMatched(target, binder, where, {}, {}));
+  std::vector<expr::ExprPtr> row;
+  std::vector<std::string> names;
+  if (changes) AppendTableColumns(schema, &row, &names);
+  const size_t addr = row.size();
+  ASSIGN_OR_RETURN(auto batches, ScanMatched(target, binder, where, std::move(row), std::move(names)));
   table::FilePositions matched;
   for (const auto& b : batches) {
-    table::CollectRowAddresses(*b->columns[0], *b->columns[1], nullptr, b->num_rows, &matched);
+    table::CollectRowAddresses(*b->columns[addr], *b->columns[addr + 1], nullptr, b->num_rows, &matched);
+    if (changes) RETURN_NOT_OK(changes->Write(*b, 0, nullptr, b->num_rows, table::ChangeType::kDelete));
   }
   RETURN_NOT_OK(table::RecordRowReads(*target.table, target.txn, matched));
+  if (changes) {
+    RETURN_NOT_OK(changes->Stage(target.table->snapshot()->table_root(), target.txn, target.staged_files));
+  }
   ASSIGN_OR_RETURN(
       table::RowDeleteStats st,
       table::StageRowDeletes(target.fs, *target.table, target.txn, matched, target.staged_files));
@@ -184,6 +211,10 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
     names.push_back(f.name);
   }
   RecordPredicate(target, where);
+  // With the change data feed the scan also returns the rows as they were (pre-images).
+  ASSIGN_OR_RETURN(auto changes, ChangeWriterFor(target));
+  if (changes) AppendTableColumns(schema, &row, &names);
+  const size_t addr = row.size();
   ASSIGN_OR_RETURN(auto batches,
                    ScanMatched(target, binder, where, std::move(row), std::move(names)));
 
@@ -207,14 +238,18 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
   DmlCounts counts;
   for (const auto& b : batches) {
     if (b->num_rows == 0) continue;
-    table::CollectRowAddresses(*b->columns[n], *b->columns[n + 1], nullptr, b->num_rows, &matched);
+    table::CollectRowAddresses(*b->columns[addr], *b->columns[addr + 1], nullptr, b->num_rows, &matched);
     std::vector<columnar::VectorPtr> cols(b->columns.begin(),
                                           b->columns.begin() + static_cast<long>(n));
     columnar::RecordBatch rows(out_schema, std::move(cols), b->num_rows);
     RETURN_NOT_OK(rules.ApplyGenerated(&rows, assigned, ectx));
+    if (changes) {
+      RETURN_NOT_OK(changes->Write(*b, n, nullptr, b->num_rows, table::ChangeType::kUpdatePreimage));
+      RETURN_NOT_OK(changes->Write(rows, 0, nullptr, b->num_rows, table::ChangeType::kUpdatePostimage));
+    }
     if (row_ids) {
       ASSIGN_OR_RETURN(columnar::RecordBatch tracked,
-                       row_ids->Append(rows, *b->columns[n], *b->columns[n + 1], with_ids_schema));
+                       row_ids->Append(rows, *b->columns[addr], *b->columns[addr + 1], with_ids_schema));
       RETURN_NOT_OK(writer->Write(tracked));
     } else {
       RETURN_NOT_OK(writer->Write(rows));
@@ -222,6 +257,7 @@ Result<DmlCounts> ExecuteUpdate(const UpdateStatement& s, const DmlTarget& targe
     counts.updated += b->num_rows;
   }
   RETURN_NOT_OK(StageAdds(writer.get(), target));
+  if (changes) RETURN_NOT_OK(changes->Stage(root, target.txn, target.staged_files));
   RETURN_NOT_OK(table::RecordRowReads(*target.table, target.txn, matched));
   ASSIGN_OR_RETURN(
       table::RowDeleteStats st,

@@ -12,6 +12,7 @@
 #include "sql/write/dml_binding.h"
 #include "sql/functions/query_log_recorder.h"
 #include "sql/write/write_column_rules.h"
+#include "table/change_data_writer.h"
 #include "table/data_file_writer.h"
 #include "table/row_changes.h"
 #include "table/row_id_columns.h"
@@ -360,6 +361,14 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
   }
   const bool duplicates_ok = matched_clauses == 1 && only_unconditional_delete;
 
+  // Change data feed: deleted rows, both images of updated rows and inserted rows.
+  std::unique_ptr<table::ChangeDataWriter> changes;
+  if (table::ChangeDataFeedEnabled(target.txn->metadata())) {
+    ASSIGN_OR_RETURN(changes, table::ChangeDataWriter::Make(target.fs, target.table->snapshot()->table_root(),
+                                                            target.txn->metadata()));
+  }
+  std::vector<uint32_t> fresh;  // rows of `sel` not already modified by an earlier source row
+
   // Identity values: one sequence per column, shared by all INSERT clauses (values stay unique).
   std::vector<int64_t> identity_used(static_cast<size_t>(n), 0);
   table::FilePositions read, modified;
@@ -403,6 +412,7 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
       if (c.action != MergeAction::kInsert && c.action != MergeAction::kInsertStar) {
         const int64_t* fids = ids.data<int64_t>();
         const int64_t* rws = rows.data<int64_t>();
+        fresh.clear();
         for (uint32_t r : sel) {
           delta::DeletionVector& dv = modified[fids[r]];
           if (dv.Contains(static_cast<uint64_t>(rws[r]))) {
@@ -410,7 +420,14 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
             return Status::Constraint(kMultipleMatch);
           }
           dv.Add(static_cast<uint64_t>(rws[r]));
+          fresh.push_back(r);
           (c.action == MergeAction::kDelete ? counts.deleted : counts.updated) += 1;
+        }
+        if (changes) {
+          RETURN_NOT_OK(changes->Write(*batch, static_cast<size_t>(tbase), fresh.data(),
+                                       static_cast<int64_t>(fresh.size()),
+                                       c.action == MergeAction::kDelete ? table::ChangeType::kDelete
+                                                                        : table::ChangeType::kUpdatePreimage));
         }
       } else {
         counts.inserted += m;
@@ -431,6 +448,11 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
       }
       columnar::RecordBatch new_rows(out_schema, std::move(out), m);
       RETURN_NOT_OK(rules.ApplyGenerated(&new_rows, c.supplied, ectx));
+      if (changes) {
+        const bool insert = c.action == MergeAction::kInsert || c.action == MergeAction::kInsertStar;
+        RETURN_NOT_OK(changes->Write(new_rows, 0, nullptr, m,
+                                     insert ? table::ChangeType::kInsert : table::ChangeType::kUpdatePostimage));
+      }
       if (row_ids) {
         ASSIGN_OR_RETURN(new_rows, row_ids->Append(new_rows, *picked->columns[static_cast<size_t>(fid)],
                                                    *picked->columns[static_cast<size_t>(rid)], with_ids_schema));
@@ -443,6 +465,9 @@ Result<DmlCounts> ExecuteMerge(const MergeStatement& s, const DmlTarget& target,
     ASSIGN_OR_RETURN(std::string path, delta::ResolveTablePath(target.table->snapshot()->table_root(), a.path));
     target.staged_files->push_back(std::move(path));
     target.txn->AddFile(std::move(a));
+  }
+  if (changes) {
+    RETURN_NOT_OK(changes->Stage(target.table->snapshot()->table_root(), target.txn, target.staged_files));
   }
   // Identity high-water marks move in the same commit, as INSERT's.
   if (std::any_of(identity_used.begin(), identity_used.end(), [](int64_t u) { return u > 0; })) {
