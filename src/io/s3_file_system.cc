@@ -75,11 +75,7 @@ class S3RandomAccessFile final : public RandomAccessFile {
   int64_t Size() const override { return size_; }
 
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const override {
-    if (offset < 0 || length < 0 || offset > size_ || length > size_ - offset) {
-      return Status::Corruption(path_ + ": read of " + std::to_string(length) + " bytes at offset " +
-                                std::to_string(offset) + " is past the end of the file (size " +
-                                std::to_string(size_) + ")");
-    }
+    RETURN_NOT_OK(CheckReadRange(offset, length));
     if (length == 0) return Status::OK();
     S3Request req = MakeRequest(S3RequestKind::kGet, "GET", loc_);
     req.range_offset = offset;

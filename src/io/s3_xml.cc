@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <ctime>
 
 namespace shoal::io {
 
@@ -37,45 +38,24 @@ std::string_view FindElement(std::string_view xml, std::string_view tag, size_t*
   return {};
 }
 
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x110000) {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 bool ParseInt(std::string_view s, int64_t* out) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
 std::optional<int64_t> ToMillis(int64_t y, int64_t mo, int64_t d, int64_t h, int64_t mi, int64_t s, int64_t ms) {
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 || y < 1970 || y > 9999) {
     return std::nullopt;
   }
-  return ((DaysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60000 + s * 1000 + ms;
+  struct tm t = {};
+  t.tm_year = static_cast<int>(y - 1900);
+  t.tm_mon = static_cast<int>(mo - 1);
+  t.tm_mday = static_cast<int>(d);
+  t.tm_hour = static_cast<int>(h);
+  t.tm_min = static_cast<int>(mi);
+  t.tm_sec = static_cast<int>(s);
+  return static_cast<int64_t>(timegm(&t)) * 1000 + ms;
 }
 
 }  // namespace
@@ -126,8 +106,9 @@ std::string XmlUnescape(std::string_view s) {
       std::string_view digits = ent.substr(hex ? 2 : 1);
       uint32_t cp = 0;
       auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
-      if (ec == std::errc() && p == digits.data() + digits.size() && !digits.empty()) {
-        AppendUtf8(cp, &out);
+      // S3 escapes only control characters this way; anything else stays as written.
+      if (ec == std::errc() && p == digits.data() + digits.size() && !digits.empty() && cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
         done = true;
       }
     }

@@ -21,8 +21,8 @@ std::optional<std::string> XmlText(std::string_view xml, std::string_view tag);
 // The raw bodies of every <tag>...</tag> element in `xml`, in order.
 std::vector<std::string_view> XmlElements(std::string_view xml, std::string_view tag);
 
-// Decodes &amp; &lt; &gt; &quot; &apos; and numeric &#N; / &#xN; references (ASCII range kept
-// as is, others as UTF-8); an unknown entity is kept literally.
+// Decodes &amp; &lt; &gt; &quot; &apos; and numeric &#N; / &#xN; references to ASCII; any
+// other entity is kept literally.
 std::string XmlUnescape(std::string_view s);
 
 struct S3ListedObject {
