@@ -142,6 +142,11 @@ void S3Client::Backoff(int attempt) const {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
+void S3Client::SetFaultInjector(std::shared_ptr<S3FaultInjector> faults) {
+  std::lock_guard<std::mutex> lock(mu_);
+  faults_ = std::move(faults);
+}
+
 S3Response S3Client::Perform(Handle& h, const S3Request& req, int* curl_code, std::string* curl_error) {
   S3Response resp;
   CURL* c = h.curl;
@@ -212,12 +217,29 @@ Result<S3Response> S3Client::Send(const S3Request& req) {
   std::string last_error;
   for (int attempt = 1;; ++attempt) {
     if (attempt > 1) retries_.fetch_add(1, std::memory_order_relaxed);
-    auto h = Acquire();
-    if (!h->curl) return Status::IOError("S3: could not create a curl handle");
+    std::shared_ptr<S3FaultInjector> faults;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      faults = faults_;
+    }
     int code = 0;
     std::string curl_error;
-    S3Response resp = Perform(*h, req, &code, &curl_error);
-    Release(std::move(h));
+    S3Response resp;
+    if (faults && faults->BeforeSend(req, &resp, &code)) {
+      if (code != 0) curl_error = std::string("injected fault: ") + curl_easy_strerror(static_cast<CURLcode>(code < 0 ? -code : code));
+    } else {
+      auto h = Acquire();
+      if (!h->curl) return Status::IOError("S3: could not create a curl handle");
+      resp = Perform(*h, req, &code, &curl_error);
+      Release(std::move(h));
+      if (faults) {
+        const int before = code;
+        faults->AfterSend(req, &resp, &code);
+        if (code != before && code != 0) {
+          curl_error = std::string("injected fault: ") + curl_easy_strerror(static_cast<CURLcode>(code < 0 ? -code : code));
+        }
+      }
+    }
     Count(req.kind, static_cast<int64_t>(resp.body.size()), static_cast<int64_t>(req.body.size()));
     if (code != 0) {
       const bool surely_not_sent = code < 0;

@@ -67,6 +67,20 @@ struct S3Response {
   std::string Header(const std::string& lower_name) const;
 };
 
+// Faults injected between the client and the server, for tests of what each fault does
+// (doc/object_storage.md). Called from any thread sending a request.
+class S3FaultInjector {
+ public:
+  virtual ~S3FaultInjector() = default;
+  // Before an attempt is sent: return true to fail it without sending, with *fake as the
+  // server's answer (e.g. 503 SlowDown) or *curl_code set to a curl error (e.g. connect refused,
+  // as a negative code: surely not sent).
+  virtual bool BeforeSend(const S3Request& req, S3Response* fake, int* curl_code) { return false; }
+  // After a real exchange: may rewrite its outcome (a reset after the server acted, a
+  // truncated body) through *resp and *curl_code (positive: the request was sent).
+  virtual void AfterSend(const S3Request& req, S3Response* resp, int* curl_code) {}
+};
+
 class S3Client {
  public:
   explicit S3Client(S3Options options);
@@ -88,6 +102,9 @@ class S3Client {
   // Full-jitter backoff before try `attempt` (1 = the first retry).
   void Backoff(int attempt) const;
 
+  // Tests: faults for every later request (nullptr: none).
+  void SetFaultInjector(std::shared_ptr<S3FaultInjector> faults);
+
  private:
   struct Handle;
   std::unique_ptr<Handle> Acquire();
@@ -99,6 +116,7 @@ class S3Client {
   const S3Options options_;
   std::mutex mu_;
   std::vector<std::unique_ptr<Handle>> idle_;  // GUARDED_BY(mu_)
+  std::shared_ptr<S3FaultInjector> faults_;    // GUARDED_BY(mu_)
   std::atomic<int64_t> requests_[kS3RequestKinds] = {};
   std::atomic<int64_t> bytes_in_[kS3RequestKinds] = {};
   std::atomic<int64_t> bytes_out_[kS3RequestKinds] = {};

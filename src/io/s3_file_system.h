@@ -57,6 +57,8 @@ class S3FileSystem final : public FileSystem {
   // Requests and bytes per kind since this file system was made.
   S3Stats stats() const { return client_->stats(); }
   const S3Options& options() const { return client_->options(); }
+  // Tests: faults between this file system and the server.
+  void SetFaultInjector(std::shared_ptr<S3FaultInjector> faults) { client_->SetFaultInjector(std::move(faults)); }
 
   // A named IOError for an S3 answer that is not a success: `what` is the operation
   // ("open", "list", ...), `path` the s3:// path. Used by the files this system opens.
