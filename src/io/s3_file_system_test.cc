@@ -2,7 +2,11 @@
 // no mock. The parsers' tests need no server.
 #include "io/s3_file_system.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -398,6 +402,32 @@ TEST_F(S3FileSystemTest, UnreachableEndpointFailsFastWithNamedError) {
   EXPECT_EQ(st.code(), StatusCode::kIOError);
   EXPECT_NE(st.message().find("unreachable"), std::string::npos) << st.ToString();
   EXPECT_FALSE(IsAlreadyExists(st));
+}
+
+TEST_F(S3FileSystemTest, SilentEndpointTimesOutWithinTheConfiguredBound) {
+  // A listener that never accepts: connects queue in its backlog and no answer ever comes.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::listen(fd, 1), 0);
+  socklen_t len = sizeof(addr);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  S3Options silent = server_.Options();
+  silent.endpoint = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  silent.connect_timeout_ms = 300;
+  silent.request_timeout_ms = 400;
+  silent.max_attempts = 3;
+  S3FileSystem fs(silent);
+  auto t0 = Clock::now();
+  auto got = fs.ReadAll(P("x"));
+  const double seconds = SecondsSince(t0);
+  ::close(fd);
+  ASSERT_FALSE(got.ok());
+  EXPECT_LT(seconds, 3 * 0.4 + 1.0);
+  EXPECT_NE(got.status().message().find("timed out"), std::string::npos) << got.status().ToString();
 }
 
 TEST_F(S3FileSystemTest, RoutingSendsS3PathsToS3AndKeepsLocalPaths) {
