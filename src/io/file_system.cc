@@ -12,16 +12,6 @@ bool IsAlreadyExists(const Status& st) {
   return st.code() == StatusCode::kIOError && st.message().rfind(kAlreadyExists, 0) == 0;
 }
 
-Status RandomAccessFile::CheckReadRange(int64_t offset, int64_t length) const {
-  const int64_t size = Size();
-  if (offset < 0 || length < 0 || offset > size || length > size - offset) {
-    return Status::Corruption(path_ + ": read of " + std::to_string(length) + " bytes at offset " +
-                              std::to_string(offset) + " is past the end of the file (size " +
-                              std::to_string(size) + ")");
-  }
-  return Status::OK();
-}
-
 Result<std::string> FileSystem::ReadAll(const std::string& path) {
   ASSIGN_OR_RETURN(auto file, OpenForRead(path));
   std::string out(static_cast<size_t>(file->Size()), '\0');

@@ -34,8 +34,6 @@ class RandomAccessFile {
 
  protected:
   explicit RandomAccessFile(std::string path) : path_(std::move(path)) {}
-  // OK when [offset, offset + length) lies inside the file, else the Corruption ReadAt returns.
-  Status CheckReadRange(int64_t offset, int64_t length) const;
   std::string path_;
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/file_system.h"
+#include "io/read_range.h"
 
 namespace shoal::io {
 
@@ -28,7 +29,7 @@ class LocalRandomAccessFile final : public RandomAccessFile {
   ~LocalRandomAccessFile() override { ::close(fd_); }
   int64_t Size() const override { return size_; }
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const override {
-    RETURN_NOT_OK(CheckReadRange(offset, length));
+    RETURN_NOT_OK(CheckReadRange(path_, offset, length, Size()));
     while (length > 0) {
       ssize_t n = ::pread(fd_, out, static_cast<size_t>(length), offset);
       if (n < 0) {

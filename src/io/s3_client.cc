@@ -60,6 +60,37 @@ int64_t S3Stats::Requests() const {
   return n;
 }
 
+S3Stats S3Stats::Since(const S3Stats& earlier) const {
+  S3Stats d = *this;
+  for (int k = 0; k < kS3RequestKinds; ++k) {
+    d.requests[k] -= earlier.requests[k];
+    d.bytes_in[k] -= earlier.bytes_in[k];
+    d.bytes_out[k] -= earlier.bytes_out[k];
+  }
+  d.retries -= earlier.retries;
+  d.connections -= earlier.connections;
+  return d;
+}
+
+std::string S3Stats::ToJson() const {
+  auto per_kind = [](const int64_t (&v)[kS3RequestKinds]) {
+    std::string out = "{";
+    for (int k = 0; k < kS3RequestKinds; ++k) {
+      if (k) out += ",";
+      out.append("\"").append(S3RequestKindName(static_cast<S3RequestKind>(k))).append("\":");
+      out += std::to_string(v[k]);
+    }
+    return out + "}";
+  };
+  std::string out = "{\"requests\":";
+  out += per_kind(requests);
+  out += ",\"bytes_in\":" + per_kind(bytes_in);
+  out += ",\"bytes_out\":" + per_kind(bytes_out);
+  out += ",\"retries\":" + std::to_string(retries);
+  out += ",\"connections\":" + std::to_string(connections) + "}";
+  return out;
+}
+
 std::string S3Response::Header(const std::string& lower_name) const {
   auto it = headers.find(lower_name);
   return it == headers.end() ? std::string() : it->second;
@@ -130,6 +161,7 @@ S3Stats S3Client::stats() const {
     s.bytes_out[k] = bytes_out_[k].load(std::memory_order_relaxed);
   }
   s.retries = retries_.load(std::memory_order_relaxed);
+  s.connections = connections_.load(std::memory_order_relaxed);
   return s;
 }
 
@@ -197,6 +229,10 @@ S3Response S3Client::Perform(Handle& h, const S3Request& req, int* curl_code, st
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &resp.headers);
   CURLcode rc = curl_easy_perform(c);
   curl_slist_free_all(headers);
+  long connects = 0;
+  if (curl_easy_getinfo(c, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK && connects > 0) {
+    connections_.fetch_add(connects, std::memory_order_relaxed);
+  }
   *curl_code = static_cast<int>(rc);
   if (rc != CURLE_OK) {
     *curl_error = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(rc));

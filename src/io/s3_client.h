@@ -36,7 +36,12 @@ struct S3Stats {
   int64_t bytes_in[kS3RequestKinds] = {};  // response body bytes received
   int64_t bytes_out[kS3RequestKinds] = {}; // request body bytes sent
   int64_t retries = 0;                     // requests sent again after a retryable failure
+  int64_t connections = 0;                 // TCP (+TLS) connections opened; the rest reused one
   int64_t Requests() const;
+  // The counters gained since `earlier` (a snapshot of the same client).
+  S3Stats Since(const S3Stats& earlier) const;
+  // {"requests":{"GET":n,...},"bytes_in":{...},"bytes_out":{...},"retries":n,"connections":n}
+  std::string ToJson() const;
 };
 
 struct S3Request {
@@ -121,6 +126,7 @@ class S3Client {
   std::atomic<int64_t> bytes_in_[kS3RequestKinds] = {};
   std::atomic<int64_t> bytes_out_[kS3RequestKinds] = {};
   std::atomic<int64_t> retries_{0};
+  std::atomic<int64_t> connections_{0};
 };
 
 }  // namespace shoal::io

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "io/read_range.h"
+
 namespace shoal::io {
 
 namespace {
@@ -75,7 +77,7 @@ class S3RandomAccessFile final : public RandomAccessFile {
   int64_t Size() const override { return size_; }
 
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const override {
-    RETURN_NOT_OK(CheckReadRange(offset, length));
+    RETURN_NOT_OK(CheckReadRange(path_, offset, length, Size()));
     if (length == 0) return Status::OK();
     S3Request req = MakeRequest(S3RequestKind::kGet, "GET", loc_);
     req.range_offset = offset;

@@ -352,6 +352,15 @@ TEST_F(S3FileSystemTest, CountsRequestsAndBytesPerKind) {
   EXPECT_EQ(after.bytes_in[static_cast<int>(S3RequestKind::kGet)] - before.bytes_in[static_cast<int>(S3RequestKind::kGet)], 1000);
 }
 
+TEST_F(S3FileSystemTest, SequentialRequestsReuseOneConnection) {
+  ASSERT_TRUE(fs_->WriteAtomic(P("r"), "reuse").ok());
+  const S3Stats before = fs_->stats();
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(fs_->Stat(P("r")).ok());
+  const S3Stats after = fs_->stats();
+  EXPECT_EQ(after.Requests() - before.Requests(), 20);
+  EXPECT_LE(after.connections - before.connections, 1);
+}
+
 TEST_F(S3FileSystemTest, WrongAccessKeyIsNamedAccessDenied) {
   S3Options bad = server_.Options();
   bad.access_key_id = "NOT-A-KEY";
