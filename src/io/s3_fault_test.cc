@@ -101,6 +101,20 @@ TEST_F(S3FaultTest, ConditionalPutTimingOutBeforeLandingIsSentAgainSafely) {
   EXPECT_EQ(*fs_->ReadAll(P("t.json")), "mine");
 }
 
+TEST_F(S3FaultTest, ConditionalPutWhoseRetriesCannotBeSentReportsTheUnknownOutcome) {
+  std::atomic<int> attempts{0};
+  faults_->before = [&](const S3Request& r, S3Response*, int* code) {
+    if (!IsConditionalPut(r)) return false;
+    // First a timeout (maybe sent), then the endpoint goes away.
+    *code = attempts.fetch_add(1) == 0 ? CURLE_OPERATION_TIMEDOUT : -CURLE_COULDNT_CONNECT;
+    return true;
+  };
+  Status st = fs_->PutIfAbsent(P("u.json"), "mine");
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_FALSE(IsAlreadyExists(st));
+  EXPECT_NE(st.message().find("no certain outcome"), std::string::npos) << st.ToString();
+}
+
 TEST_F(S3FaultTest, ConditionalPut500AfterWritingIsReadBack) {
   faults_->after = [&](const S3Request& r, S3Response* resp, int*) {
     if (IsConditionalPut(r) && resp->status == 200) {

@@ -305,7 +305,13 @@ Status S3FileSystem::PutIfAbsent(const std::string& path, std::string_view conte
     req.body = contents;
     req.headers = {"If-None-Match: *"};
     req.idempotent = false;
-    ASSIGN_OR_RETURN(S3Response r, client_->Send(req));  // an error here: surely never sent
+    Result<S3Response> sent = client_->Send(req);  // an error here: this attempt was never sent
+    if (!sent.ok()) {
+      if (!ambiguous) return sent.status();
+      return Status::IOError("S3 conditional PUT of '" + path + "' has no certain outcome: an earlier attempt failed (" +
+                             last_unknown + "), then " + sent.status().message());
+    }
+    S3Response& r = *sent;
     if (r.status == 200 && !r.outcome_unknown) return Status::OK();
     if (r.status == 412) {
       if (!ambiguous) return AlreadyExists(path);
