@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "support/s3_test_server.h"
@@ -65,6 +66,48 @@ TEST_F(ShellS3E2E, WarehouseOnS3WithStats) {
   }
   EXPECT_EQ(s3_lines, 3) << r.err;
   EXPECT_EQ(r.err.find(server_.secret_key), std::string::npos);
+}
+
+TEST_F(ShellS3E2E, FourWriterProcessesAppendWithoutLosingACommit) {
+  const std::string wh = server_.UniquePath("procs-wh");
+  ASSERT_EQ(Shoal({wh, "-c", "CREATE TABLE log (writer INT, seq INT)"}).code, 0);
+  constexpr int kProcesses = 4, kCommits = 8;
+  // All writers start together in the background; each commits kCommits single-row INSERTs.
+  std::string script;
+  for (int w = 0; w < kProcesses; ++w) {
+    std::string sql;
+    for (int i = 0; i < kCommits; ++i) sql += "INSERT INTO log VALUES (" + std::to_string(w) + ", " + std::to_string(i) + ");";
+    std::string cmd = "AWS_ENDPOINT_URL=";
+    cmd.append(testing::ShellQuote(server_.endpoint)).append(" AWS_ACCESS_KEY_ID=").append(testing::ShellQuote(server_.access_key));
+    cmd.append(" AWS_SECRET_ACCESS_KEY=").append(testing::ShellQuote(server_.secret_key)).append(" ");
+    cmd.append(testing::ShellQuote(binary_)).append(" ").append(testing::ShellQuote(wh)).append(" -c ");
+    cmd.append(testing::ShellQuote(sql)).append(" > /dev/null 2>> ").append(testing::ShellQuote(dir_.Join("writers.err")));
+    script.append("( ").append(cmd).append(" || echo failed >> ").append(testing::ShellQuote(dir_.Join("writers.err")));
+    script.append(" ) & ");
+  }
+  script += "wait";
+  std::string ignored;
+  ASSERT_EQ(testing::RunCommand(script, &ignored), 0);
+  EXPECT_EQ(testing::ReadFileText(dir_.Join("writers.err")), "");
+  const int n = kProcesses * kCommits;
+  Outcome rows = Shoal({wh, "--format", "csv", "-c", "SELECT count(*), count(DISTINCT writer * 100 + seq) FROM log"});
+  EXPECT_EQ(rows.code, 0) << rows.err;
+  EXPECT_EQ(rows.out, "count(*),count(DISTINCT ((writer * 100) + seq))\n" + std::to_string(n) + "," + std::to_string(n) + "\n");
+  // One commit per INSERT: versions 0..n, each once.
+  Outcome history = Shoal({wh, "--format", "csv", "-c", "DESCRIBE HISTORY log"});
+  EXPECT_EQ(history.code, 0) << history.err;
+  std::set<int> versions;
+  int lines = 0;
+  std::stringstream ss(history.out);
+  std::string line;
+  std::getline(ss, line);  // header
+  while (std::getline(ss, line)) {
+    ++lines;
+    versions.insert(std::stoi(line.substr(0, line.find(','))));
+  }
+  EXPECT_EQ(lines, n + 1);
+  EXPECT_EQ(versions.size(), static_cast<size_t>(n + 1));
+  EXPECT_EQ(*versions.rbegin(), n);
 }
 
 TEST_F(ShellS3E2E, MissingBucketAndWrongKeyAreOneNamedErrorLine) {
