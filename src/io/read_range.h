@@ -1,4 +1,6 @@
 // The bounds check every RandomAccessFile::ReadAt makes before reading.
+//
+// Thread-safety: a pure function.
 #pragma once
 
 #include <cstdint>
