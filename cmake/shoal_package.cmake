@@ -1,7 +1,7 @@
 # The installable package: libshoal.so, the public headers, CMake and pkg-config files.
 #
 # Why a shared library: a consumer links one file and gets every layer, and the system
-# libraries the engine uses (zstd, snappy, lz4, brotli, zlib, roaring, xxhash) are recorded as
+# libraries the engine uses (zstd, snappy, lz4, brotli, zlib, roaring, xxhash, curl) are recorded as
 # the library's own dependencies (DT_NEEDED), so neither shoalConfig.cmake nor shoal.pc has to
 # list them, and a consumer's link line cannot get their order wrong. The layer libraries are
 # built position-independent for this (and for the Python module), so the objects are shared

@@ -10,6 +10,11 @@ PACKAGES=(
   libroaring-dev libxxhash-dev nlohmann-json3-dev libedit-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pandas python3-pytest
+  libcurl4-openssl-dev
+  # A local S3 server for the object-storage tests (scripts/s3-server.sh): Ceph RADOS Gateway
+  # with one monitor and one in-memory OSD; `ceph-common` (ceph, ceph-authtool, radosgw-admin)
+  # and `ceph-base` (monmaptool) hold the tools that bootstrap it. curl signs the bucket creation.
+  radosgw ceph-mon ceph-osd ceph-common ceph-base curl
 )
 # Node.js runs the DuckDB oracle; use the machine's own when present (it may not be Debian's).
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)

@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/line_editor.h"
 #include "cli/sigint_router.h"
+#include "io/routing_file_system.h"
 
 namespace shoal::cli {
 
@@ -114,6 +116,14 @@ bool Shell::RunSql(std::string_view sql) {
     progress_.Start(NowMs());
     progress_active_ = true;
   }
+  // S3 requests made by each statement (`s3_stats` line), when s3:// paths are in use.
+  auto routing = std::dynamic_pointer_cast<io::RoutingFileSystem>(io::DefaultFileSystem());
+  auto s3_stats_now = [&routing]() -> std::optional<io::S3Stats> {
+    std::shared_ptr<io::S3FileSystem> s3 = routing ? routing->s3_if_used() : nullptr;
+    if (!s3) return std::nullopt;
+    return s3->stats();
+  };
+  io::S3Stats s3_before = s3_stats_now().value_or(io::S3Stats());
   Status st = con_->Execute(sql, [&](const std::string&, QueryResult& result) -> Status {
     auto end = std::chrono::steady_clock::now();
     ClearProgress();
@@ -125,6 +135,11 @@ bool Shell::RunSql(std::string_view sql) {
     std::fflush(terminal_.out);
     if (options_.stats) {
       std::string line = "stats " + result.metrics().ToJson() + "\n";
+      if (std::optional<io::S3Stats> s3_now = s3_stats_now()) {
+        io::S3Stats used = s3_now->Since(s3_before);
+        if (used.Requests() > 0) line += "s3_stats " + used.ToJson() + "\n";
+        s3_before = *s3_now;
+      }
       std::fwrite(line.data(), 1, line.size(), terminal_.err);
       std::fflush(terminal_.err);
     }

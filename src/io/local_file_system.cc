@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/file_system.h"
+#include "io/read_range.h"
 
 namespace shoal::io {
 
@@ -28,11 +29,7 @@ class LocalRandomAccessFile final : public RandomAccessFile {
   ~LocalRandomAccessFile() override { ::close(fd_); }
   int64_t Size() const override { return size_; }
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const override {
-    if (offset < 0 || length < 0 || offset > size_ || length > size_ - offset) {
-      return Status::Corruption(path_ + ": read of " + std::to_string(length) + " bytes at offset " +
-                                std::to_string(offset) + " is past the end of the file (size " +
-                                std::to_string(size_) + ")");
-    }
+    RETURN_NOT_OK(CheckReadRange(path_, offset, length, Size()));
     while (length > 0) {
       ssize_t n = ::pread(fd_, out, static_cast<size_t>(length), offset);
       if (n < 0) {

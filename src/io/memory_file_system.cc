@@ -3,6 +3,8 @@
 #include <cstring>
 #include <vector>
 
+#include "io/read_range.h"
+
 namespace shoal::io {
 
 namespace {
@@ -13,11 +15,7 @@ class MemoryRandomAccessFile final : public RandomAccessFile {
       : RandomAccessFile(std::move(path)), data_(std::move(data)) {}
   int64_t Size() const override { return static_cast<int64_t>(data_->size()); }
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const override {
-    if (offset < 0 || length < 0 || offset > Size() || length > Size() - offset) {
-      return Status::Corruption(path_ + ": read of " + std::to_string(length) + " bytes at offset " +
-                                std::to_string(offset) + " is past the end of the file (size " +
-                                std::to_string(Size()) + ")");
-    }
+    RETURN_NOT_OK(CheckReadRange(path_, offset, length, Size()));
     if (length) std::memcpy(out, data_->data() + offset, static_cast<size_t>(length));
     return Status::OK();
   }

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "columnar/datetime.h"
+#include "io/s3_uri.h"
 #include "sql/functions/delta_table_source.h"
 
 namespace shoal::sql {
@@ -28,6 +29,9 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
     if (own) return own;
   }
   auto exists = fs_->Exists(io::JoinPath(root, "_delta_log"));
+  // A storage that cannot answer (S3 access denied, endpoint unreachable) is that error, not a
+  // missing table.
+  if (!exists.ok() && io::IsS3Path(root)) return exists.status().WithContext("table " + name.ToString());
   if (!exists.ok() || !*exists) {
     return Status::Catalog("Table with name " + name.ToString() + " does not exist!");
   }

@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "columnar/value.h"
+#include "io/routing_file_system.h"
 #include "parquet/file_reader.h"
 #include "parquet/statistics.h"
 #include "scan/parquet_scan.h"
@@ -86,7 +87,7 @@ Result<std::shared_ptr<const TableSource>> BindReadParquet(const TableFunctionAr
     // union_by_name is what shoal always does; other options are not supported.
     if (name != "union_by_name") return Status::Binder("read_parquet: unknown option '" + name + "'");
   }
-  ASSIGN_OR_RETURN(auto set, scan::ParquetFileSet::Open(io::LocalFileSystem(), paths));
+  ASSIGN_OR_RETURN(auto set, scan::ParquetFileSet::Open(io::DefaultFileSystem(), paths));
   return std::shared_ptr<const TableSource>(std::make_shared<ParquetFilesSource>(std::move(set)));
 }
 
@@ -138,7 +139,7 @@ Value OptStr(const std::optional<std::string>& v) { return v ? Value::String(*v)
 
 Result<std::shared_ptr<const TableSource>> BindParquetMetadata(const TableFunctionArgs& args) {
   ASSIGN_OR_RETURN(auto patterns, PathArgs(args, "parquet_metadata"));
-  auto fs = io::LocalFileSystem();
+  auto fs = io::DefaultFileSystem();
   ASSIGN_OR_RETURN(auto files, scan::ExpandGlobs(*fs, patterns));
   using columnar::Int64;
   using columnar::String;
@@ -226,7 +227,7 @@ Result<std::shared_ptr<const TableSource>> BindParquetMetadata(const TableFuncti
 
 Result<std::shared_ptr<const TableSource>> BindParquetSchema(const TableFunctionArgs& args) {
   ASSIGN_OR_RETURN(auto patterns, PathArgs(args, "parquet_schema"));
-  auto fs = io::LocalFileSystem();
+  auto fs = io::DefaultFileSystem();
   ASSIGN_OR_RETURN(auto files, scan::ExpandGlobs(*fs, patterns));
   using columnar::Int64;
   using columnar::String;

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "io/routing_file_system.h"
 #include "shoal/allocator.h"
 #include "sql/session/database_impl.h"
 
@@ -11,7 +12,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_di
   TuneAllocator();
   auto impl = std::make_shared<Impl>();
   impl->dir = warehouse_dir;
-  impl->fs = io::LocalFileSystem();
+  impl->fs = io::DefaultFileSystem();
   RETURN_NOT_OK(impl->fs->CreateDirs(warehouse_dir).WithContext("opening warehouse " + warehouse_dir));
   if (options.batch_size <= 0) options.batch_size = 2048;
   if (options.memory_limit < 0) {

@@ -1,0 +1,54 @@
+// RoutingFileSystem: one FileSystem for every path a user gives shoal — `s3://bucket/key` paths
+// go to an S3FileSystem (made on first use), every other path to the local file system,
+// unchanged. Database::Open and read_parquet use it, so a warehouse, a `delta.`path`` table
+// and a Parquet file may each live on local disk or on S3.
+//
+// Thread-safety: thread-safe.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "io/file_system.h"
+#include "io/s3_file_system.h"
+
+namespace shoal::io {
+
+class RoutingFileSystem final : public FileSystem {
+ public:
+  // `s3_options` is asked once, when the first s3:// path arrives.
+  RoutingFileSystem(std::shared_ptr<FileSystem> local, std::function<S3Options()> s3_options);
+
+  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
+  Status PutIfAbsent(const std::string& path, std::string_view contents) override;
+  Status WriteAtomic(const std::string& path, std::string_view contents) override;
+  Result<std::string> ReadAll(const std::string& path) override;
+  Result<std::vector<FileInfo>> List(const std::string& dir) override;
+  Result<std::vector<FileInfo>> ListFrom(const std::string& dir, std::string_view start_name) override;
+  Result<FileInfo> Stat(const std::string& path) override;
+  Result<bool> Exists(const std::string& path) override;
+  Status CreateDirs(const std::string& path) override;
+  Status Delete(const std::string& path) override;
+  Status DeleteRecursive(const std::string& path) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Status SyncDir(const std::string& dir) override;
+
+  // The S3 half, made on first use (null until then); for its request counters.
+  std::shared_ptr<S3FileSystem> s3_if_used() const;
+
+ private:
+  FileSystem& For(const std::string& path);
+
+  std::shared_ptr<FileSystem> local_;
+  std::function<S3Options()> s3_options_;
+  mutable std::mutex mu_;
+  std::shared_ptr<S3FileSystem> s3_;  // GUARDED_BY(mu_)
+};
+
+// The process-wide file system for user paths: local paths exactly as LocalFileSystem(),
+// s3:// paths on S3 configured from the environment (S3Options::FromEnvironment).
+std::shared_ptr<FileSystem> DefaultFileSystem();
+
+}  // namespace shoal::io

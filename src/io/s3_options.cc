@@ -1,0 +1,34 @@
+#include "io/s3_options.h"
+
+#include <cstdlib>
+
+namespace shoal::io {
+
+namespace {
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+}  // namespace
+
+S3Options S3Options::FromEnvironment() {
+  S3Options o;
+  o.access_key_id = Env("AWS_ACCESS_KEY_ID");
+  o.secret_access_key = Env("AWS_SECRET_ACCESS_KEY");
+  o.session_token = Env("AWS_SESSION_TOKEN");
+  if (std::string r = Env("AWS_REGION"); !r.empty()) {
+    o.region = r;
+  } else if (std::string d = Env("AWS_DEFAULT_REGION"); !d.empty()) {
+    o.region = d;
+  }
+  o.endpoint = Env("AWS_ENDPOINT_URL_S3");
+  if (o.endpoint.empty()) o.endpoint = Env("AWS_ENDPOINT_URL");
+  while (!o.endpoint.empty() && o.endpoint.back() == '/') o.endpoint.pop_back();
+  std::string path_style = Env("AWS_S3_FORCE_PATH_STYLE");
+  o.force_path_style = path_style == "true" || path_style == "1" || path_style == "TRUE";
+  return o;
+}
+
+}  // namespace shoal::io
