@@ -56,7 +56,13 @@ double Sec(double x) { return 1 / std::cos(x); }
 double Csc(double x) { return 1 / std::sin(x); }
 double Degrees(double x) { return x * (180 / std::numbers::pi); }
 double Radians(double x) { return x / 180 * std::numbers::pi; }
-double Cbrt(double x) { return std::cbrt(x); }
+// One Newton step after std::cbrt, so exact cubes give exact roots (as java.lang.Math.cbrt).
+double Cbrt(double x) {
+  double r = std::cbrt(x);
+  if (r == 0 || !std::isfinite(r)) return r;
+  double better = r - (r * r * r - x) / (3 * r * r);
+  return std::fabs(better * better * better - x) < std::fabs(r * r * r - x) ? better : r;
+}
 double Expm1(double x) { return std::expm1(x); }
 double Log1p(double x) { return std::log1p(x); }
 double Rint(double x) { return std::nearbyint(x); }  // default rounding: half to even
