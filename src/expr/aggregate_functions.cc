@@ -10,6 +10,7 @@
 #include "columnar/decimal.h"
 #include "columnar/value.h"
 #include "columnar/value_text.h"
+#include "expr/aggregate_functions_buffered.h"
 #include "expr/aggregate_string_pick.h"
 #include "expr/arithmetic.h"
 #include "expr/comparison.h"
@@ -908,6 +909,7 @@ const NameKind kNames[] = {
     {"group_concat", kStringAgg}, {"collect_list", kCollectList}, {"array_agg", kCollectList},
     {"list", kCollectList},      {"variance", kVarSamp},     {"var_samp", kVarSamp},    {"var_pop", kVarPop},
     {"stddev", kStddevSamp},     {"stddev_samp", kStddevSamp}, {"stddev_pop", kStddevPop},
+    {"std", kStddevSamp},        {"any", kBoolOr},
 };
 
 }  // namespace
@@ -922,7 +924,7 @@ bool IsAggregateFunction(std::string_view name) {
   for (const auto& nk : kNames) {
     if (l == nk.name) return true;
   }
-  return false;
+  return BufferedAggregateKind(l, 1) != 0;
 }
 
 bool AggregateIgnoresNulls(std::string_view name) {
@@ -930,7 +932,8 @@ bool AggregateIgnoresNulls(std::string_view name) {
   for (const auto& nk : kNames) {
     if (l == nk.name) return nk.kind != kFirst;
   }
-  return false;
+  int buffered = BufferedAggregateKind(l, 1);
+  return buffered != 0 && BufferedAggregateIgnoresNulls(buffered);
 }
 
 Status GroupedAggregate::CombineSelected(GroupedAggregate&, const uint32_t*, const uint32_t*, int64_t) {
@@ -948,10 +951,15 @@ Result<AggregateBinding> ResolveAggregate(std::string_view name, const std::vect
     for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i]->ToString();
     return Status::Binder("No aggregate function matches '" + call + ")'");
   };
-  if (kind == 0) return Status::Binder("Unknown aggregate function '" + std::string(name) + "'");
   AggregateBinding b;
   b.name = l;
   b.distinct = distinct;
+  if (int buffered = BufferedAggregateKind(l, args.size())) {
+    b.kind = buffered;
+    if (!ResolveBufferedAggregate(buffered, args, &b)) return fail();
+    return b;
+  }
+  if (kind == 0) return Status::Binder("Unknown aggregate function '" + std::string(name) + "'");
   if (kind == kCount && args.empty()) {
     if (distinct) return fail();
     b.name = "count_star";
@@ -1051,7 +1059,9 @@ std::unique_ptr<GroupedAggregate> AggregateBinding::Create() const {
       break;
     case kStringAgg: agg = std::make_unique<StringAggAgg>(); break;
     case kCollectList: agg = std::make_unique<CollectListAgg>(arg, result_type); break;
-    default: agg = std::make_unique<VarianceAgg>(kind); break;
+    default:
+      agg = kind >= kBufferedKindBase ? MakeBufferedAggregate(*this) : std::make_unique<VarianceAgg>(kind);
+      break;
   }
   if (distinct && kind != kCountStar) agg = std::make_unique<DistinctAgg>(std::move(agg), arg_types);
   return agg;

@@ -24,6 +24,15 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterMathFunctions(r);
     RegisterDatetimeFunctions(r);
     RegisterNestedFunctions(r);
+    RegisterElementaryFunctions(r);
+    RegisterEncodingFunctions(r);
+    RegisterHashFunctions(r);
+    RegisterStringSearchFunctions(r);
+    RegisterStringEditFunctions(r);
+    RegisterNullFunctions(r);
+    RegisterCalendarFunctions(r);
+    RegisterArrayFunctions(r);
+    RegisterMapFunctions(r);
     return r;
   }();
   return *registry;

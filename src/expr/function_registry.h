@@ -86,6 +86,15 @@ void RegisterStringFunctions(FunctionRegistry* r);
 void RegisterMathFunctions(FunctionRegistry* r);
 void RegisterDatetimeFunctions(FunctionRegistry* r);
 void RegisterNestedFunctions(FunctionRegistry* r);
+void RegisterElementaryFunctions(FunctionRegistry* r);
+void RegisterEncodingFunctions(FunctionRegistry* r);
+void RegisterHashFunctions(FunctionRegistry* r);
+void RegisterStringSearchFunctions(FunctionRegistry* r);
+void RegisterStringEditFunctions(FunctionRegistry* r);
+void RegisterNullFunctions(FunctionRegistry* r);
+void RegisterCalendarFunctions(FunctionRegistry* r);
+void RegisterArrayFunctions(FunctionRegistry* r);
+void RegisterMapFunctions(FunctionRegistry* r);
 
 // ---- helpers for resolvers
 

@@ -622,7 +622,7 @@ void RegisterArithmeticFunctions(FunctionRegistry* r) {
   r->Add({"/", "(NUMERIC / NUMERIC)", ResolveNumeric<Op::kDiv>}, {"divide"});
   r->Add({"//", "(NUMERIC // NUMERIC)", ResolveIntDiv}, {"div"});
   r->Add({"%", "(NUMERIC % NUMERIC)", ResolveNumeric<Op::kMod>}, {"mod"});
-  r->Add({"negate", "negate(NUMERIC), negate(INTERVAL)", ResolveNegate});
+  r->Add({"negate", "negate(NUMERIC), negate(INTERVAL)", ResolveNegate}, {"negative"});
   // Spark's try_* arithmetic: NULL instead of an overflow or division-by-zero error.
   r->Add({"try_add", "try_add(NUMERIC, NUMERIC)", ResolveNumeric<Op::kAdd, true>});
   r->Add({"try_subtract", "try_subtract(NUMERIC, NUMERIC)", ResolveNumeric<Op::kSub, true>});

@@ -276,6 +276,68 @@ Status HashKernel(const KernelCall& call, VectorPtr* result) {
   return Status::OK();
 }
 
+// factorial(n): NULL outside [0, 20].
+Status FactorialKernel(const KernelCall& call, VectorPtr* result) {
+  return FixedRows<int64_t>(call, [&](int64_t i, int64_t* r) -> Result<RowStatus> {
+    int64_t n = FixedArg<int32_t>(call, 0, i);
+    if (n < 0 || n > 20) return RowStatus::kNull;
+    *r = 1;
+    for (int64_t k = 2; k <= n; ++k) *r *= k;
+    return RowStatus::kOk;
+  }, result);
+}
+
+// pmod(a, b): the non-negative remainder (a % b + b) % b; b = 0 is [DIVIDE_BY_ZERO].
+Status PmodKernel(const KernelCall& call, VectorPtr* result) {
+  const bool dbl = call.result_type->id() == TypeId::kDouble;
+  auto zero = [&] { return Status::OutOfRange("[DIVIDE_BY_ZERO] Division by zero in pmod()"); };
+  if (dbl) {
+    return FixedRows<double>(call, [&](int64_t i, double* r) -> Result<RowStatus> {
+      double a = FixedArg<double>(call, 0, i), b = FixedArg<double>(call, 1, i);
+      if (b == 0) return zero();
+      double m = std::fmod(a, b);
+      *r = m < 0 ? std::fmod(m + b, b) : m;
+      return RowStatus::kOk;
+    }, result);
+  }
+  return FixedRows<int64_t>(call, [&](int64_t i, int64_t* r) -> Result<RowStatus> {
+    int64_t a = FixedArg<int64_t>(call, 0, i), b = FixedArg<int64_t>(call, 1, i);
+    if (b == 0) return zero();
+    if (b == -1) {
+      *r = 0;
+      return RowStatus::kOk;
+    }
+    int64_t m = a % b;
+    *r = m < 0 ? (m + b) % b : m;
+    return RowStatus::kOk;
+  }, result);
+}
+
+// width_bucket(v, min, max, n): the bucket 1..n of v in n equal-width buckets over [min, max)
+// (max < min reverses them), 0 below and n + 1 above; NULL for n <= 0 or min = max.
+Status WidthBucketKernel(const KernelCall& call, VectorPtr* result) {
+  return FixedRows<int64_t>(call, [&](int64_t i, int64_t* r) -> Result<RowStatus> {
+    double v = FixedArg<double>(call, 0, i), lo = FixedArg<double>(call, 1, i), hi = FixedArg<double>(call, 2, i);
+    int64_t n = FixedArg<int64_t>(call, 3, i);
+    if (n <= 0 || n == INT64_MAX || lo == hi || !std::isfinite(v) || !std::isfinite(lo) || !std::isfinite(hi)) {
+      return RowStatus::kNull;
+    }
+    bool up = lo < hi;
+    if (up ? v < lo : v > lo) *r = 0;
+    else if (up ? v >= hi : v <= hi) *r = n + 1;
+    else *r = static_cast<int64_t>(static_cast<double>(n) * (v - lo) / (hi - lo)) + 1;
+    return RowStatus::kOk;
+  }, result);
+}
+
+Status IdentityKernel(const KernelCall& call, VectorPtr* result) {
+  const KernelArg& a = call.arg(0);
+  std::vector<int64_t> rows(call.n);
+  for (int64_t i = 0; i < call.n; ++i) rows[i] = a.IsNull(i) ? -1 : a.Row(i);
+  *result = columnar::GatherOrNull(*a.vec, rows.data(), call.n);
+  return Status::OK();
+}
+
 }  // namespace
 
 void RegisterMathFunctions(FunctionRegistry* r) {
@@ -317,6 +379,24 @@ void RegisterMathFunctions(FunctionRegistry* r) {
   r->Add({"power", "power(DOUBLE, DOUBLE)",
           [](const std::vector<TypePtr>& a, Overload* o) { return ResolveDoubleFn(a, o, PowerKernel, 2); }},
          {"pow"});
+  r->Add({"factorial", "factorial(INT)", [](const std::vector<TypePtr>& a, Overload* o) {
+            return Fixed(a, {columnar::Int32()}, columnar::Int64(), FactorialKernel, o);
+          }});
+  r->Add({"pmod", "pmod(BIGINT, BIGINT), pmod(DOUBLE, DOUBLE)", [](const std::vector<TypePtr>& a, Overload* o) {
+            return BestOf(a,
+                          {{{columnar::Int64(), columnar::Int64()}, columnar::Int64(), PmodKernel},
+                           {{Dbl(), Dbl()}, Dbl(), PmodKernel}},
+                          o);
+          }});
+  r->Add({"width_bucket", "width_bucket(DOUBLE value, DOUBLE min, DOUBLE max, BIGINT buckets)",
+          [](const std::vector<TypePtr>& a, Overload* o) {
+            return Fixed(a, {Dbl(), Dbl(), Dbl(), columnar::Int64()}, columnar::Int64(), WidthBucketKernel, o);
+          }});
+  r->Add({"positive", "positive(NUMERIC)", [](const std::vector<TypePtr>& a, Overload* o) {
+            if (a.size() != 1 || !a[0]->IsNumeric()) return false;
+            *o = {a, a[0], IdentityKernel};
+            return true;
+          }});
   r->Add({"hash", "hash(ANY, ...)", [](const std::vector<TypePtr>& a, Overload* o) {
             if (a.empty()) return false;
             *o = {a, columnar::Int64(), HashKernel, false};

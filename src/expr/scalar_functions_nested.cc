@@ -216,7 +216,7 @@ void RegisterNestedFunctions(FunctionRegistry* r) {
   r->Add({"array", "array(T, ...)", ResolveArray}, {"list_value", "list_pack"});
   r->Add({"size", "size(ARRAY|MAP)", ResolveCardinality}, {"cardinality", "array_size", "array_length"});
   r->Add({"element_at", "element_at(ARRAY<T>, BIGINT), element_at(MAP<K,V>, K)", ResolveElementAt},
-         {"list_extract", "list_element", "array_extract"});
+         {"list_extract", "list_element", "array_extract", "try_element_at"});
   r->Add({"array_contains", "array_contains(ARRAY<T>, T)", ResolveArrayContains},
          {"list_contains", "list_has", "array_has"});
   r->Add({"struct", "struct(ANY, ...)", ResolveStruct}, {"row"});

@@ -150,7 +150,8 @@ Status ReverseKernel(const KernelCall& call, VectorPtr* out) {
 
 Status ReplaceKernel(const KernelCall& call, VectorPtr* out) {
   return StringRows(call, [&](int64_t i, std::string* s) -> Result<RowStatus> {
-    std::string_view in = StrArg(call, 0, i), from = StrArg(call, 1, i), to = StrArg(call, 2, i);
+    std::string_view in = StrArg(call, 0, i), from = StrArg(call, 1, i);
+    std::string_view to = call.num_args > 2 ? StrArg(call, 2, i) : std::string_view();
     if (from.empty()) {
       s->assign(in);
       return RowStatus::kOk;
@@ -329,8 +330,9 @@ void RegisterStringFunctions(FunctionRegistry* r) {
           }});
   r->Add({"reverse", "reverse(STRING)",
           [](const std::vector<TypePtr>& a, Overload* o) { return Fixed(a, {Str()}, Str(), ReverseKernel, o); }});
-  r->Add({"replace", "replace(STRING, STRING, STRING)", [](const std::vector<TypePtr>& a, Overload* o) {
-            return Fixed(a, {Str(), Str(), Str()}, Str(), ReplaceKernel, o);
+  r->Add({"replace", "replace(STRING, STRING[, STRING])", [](const std::vector<TypePtr>& a, Overload* o) {
+            return Fixed(a, {Str(), Str()}, Str(), ReplaceKernel, o) ||
+                   Fixed(a, {Str(), Str(), Str()}, Str(), ReplaceKernel, o);
           }});
   r->Add({"trim", "trim(STRING[, STRING])", [](const std::vector<TypePtr>& a, Overload* o) {
             return Fixed(a, {Str()}, Str(), TrimKernel<true, true>, o) ||

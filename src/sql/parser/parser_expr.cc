@@ -403,7 +403,13 @@ Result<ExprPtr> Parser::ParseWordPrimary() {
     if (e) return e;
   }
   if (t.IsKeyword("OVERLAY") && next.IsOperator("(")) {
-    return ErrorAt(t, "overlay(... PLACING ...) is not supported");
+    // overlay(input, replace, pos[, len]) is an ordinary call; the PLACING form is not built.
+    size_t start = pos_;
+    Advance();
+    Advance();
+    auto input = ParseExpr();
+    if (input.ok() && AcceptKeyword("PLACING")) return ErrorAt(t, "overlay(... PLACING ...) is not supported");
+    pos_ = start;
   }
   if (t.IsKeyword("POSITION") && next.IsOperator("(")) {
     // position(needle IN haystack) is position(needle, haystack); otherwise an ordinary call.
