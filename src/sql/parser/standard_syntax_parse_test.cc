@@ -139,7 +139,9 @@ TEST(SqlParserStandard, CreateAndDropView) {
   EXPECT_EQ(Print("drop view if exists v"), "DROP VIEW IF EXISTS v");
   EXPECT_NE(ErrorOf("CREATE OR REPLACE VIEW IF NOT EXISTS v AS SELECT 1").find("cannot be combined"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("CREATE TEMPORARY VIEW v AS SELECT 1").find("TEMPORARY VIEW"), std::string::npos);
+  EXPECT_EQ(Print("CREATE TEMPORARY VIEW v AS SELECT 1"), "CREATE TEMPORARY VIEW v AS SELECT 1");
+  EXPECT_EQ(Print("create or replace temp view v (a) as select 1"), "CREATE OR REPLACE TEMPORARY VIEW v (a) AS SELECT 1");
+  EXPECT_NE(ErrorOf("CREATE GLOBAL TEMPORARY VIEW v AS SELECT 1").find("GLOBAL TEMPORARY VIEW"), std::string::npos);
   EXPECT_NE(ErrorOf("CREATE VIEW v SELECT 1").find("ParserException"), std::string::npos);
   // Statement lists: the query text stops at the ';'.
   auto list = ParseStatements("create view r as select 1 as x; select * from r; drop view r");
