@@ -31,14 +31,18 @@ Status Binary(const KernelCall& call, VectorPtr* result) {
   }, result);
 }
 
-template <double kValue>
+// The constant is a function, not a double template argument: clang 14 has no floating-point
+// non-type template parameters.
+template <double (*kValue)()>
 Status ConstantKernel(const KernelCall& call, VectorPtr* result) {
   return FixedRows<double>(call, [&](int64_t, double* r) -> Result<RowStatus> {
-    *r = kValue;
+    *r = kValue();
     return RowStatus::kOk;
   }, result);
 }
 
+double Pi() { return std::numbers::pi; }
+double E() { return std::numbers::e; }
 double Acos(double x) { return std::acos(x); }
 double Asin(double x) { return std::asin(x); }
 double Atan(double x) { return std::atan(x); }
@@ -101,8 +105,8 @@ void RegisterElementaryFunctions(FunctionRegistry* r) {
   r->Add({"rint", "rint(DOUBLE)", ResolveDouble<Unary<Rint>, 1>});
   r->Add({"hypot", "hypot(DOUBLE, DOUBLE)", ResolveDouble<Binary<Hypot>, 2>});
   r->Add({"atan2", "atan2(DOUBLE y, DOUBLE x)", ResolveDouble<Binary<Atan2>, 2>});
-  r->Add({"pi", "pi()", ResolveDouble<ConstantKernel<std::numbers::pi>, 0>});
-  r->Add({"e", "e()", ResolveDouble<ConstantKernel<std::numbers::e>, 0>});
+  r->Add({"pi", "pi()", ResolveDouble<ConstantKernel<Pi>, 0>});
+  r->Add({"e", "e()", ResolveDouble<ConstantKernel<E>, 0>});
 }
 
 }  // namespace shoal::expr

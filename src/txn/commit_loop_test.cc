@@ -148,7 +148,7 @@ TEST(CommitLoop, CommitInfoRecordsOperationIsolationAndTxnId) {
 
 TEST(CommitLoop, InCommitTimestampsIncreaseEvenWhenTheClockDoesNot) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
-  TestTable table(fs, "/t", TableSpec{.isolation = std::nullopt, .extra_config = {{"delta.enableInCommitTimestamps", "true"}}});
+  TestTable table(fs, "/t", TableSpec().Config("delta.enableInCommitTimestamps", "true"));
   table.Create({});
   std::vector<int64_t> ict;
   for (int i = 0; i < 3; ++i) {
@@ -180,7 +180,7 @@ TEST(CommitLoop, CommitIsSingleUse) {
 
 TEST(CommitLoop, CheckpointHookRunsAtInterval) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
-  TestTable table(fs, "/t", TableSpec{.isolation = std::nullopt, .extra_config = {{"delta.checkpointInterval", "2"}}});
+  TestTable table(fs, "/t", TableSpec().Config("delta.checkpointInterval", "2"));
   table.Create({});
   std::vector<int64_t> calls;
   for (int i = 0; i < 4; ++i) {
@@ -248,7 +248,7 @@ TEST(CommitLoop, OwnCommitWithLostAcknowledgementIsRecognizedByTxnId) {
 
 TEST(CommitLoop, ConflictsAlsoDetectedOnLocalFileSystem) {
   shoal::testing::TempDir dir;
-  TestTable table(io::LocalFileSystem(), dir.Join("t"), TableSpec{.deletion_vectors = true, .isolation = std::nullopt, .extra_config = {}});
+  TestTable table(io::LocalFileSystem(), dir.Join("t"), TableSpec().DeletionVectors());
   table.Create({MakeAdd("a.parquet", std::nullopt, 0, 99)});
   auto a = table.Snap()->files()[0];
   auto loser = table.Begin();

@@ -11,6 +11,7 @@ using columnar::Value;
 using testing_support::MakeAdd;
 using testing_support::MakeMetadata;
 using testing_support::MakeProtocol;
+using testing_support::Op;
 using testing_support::TableSpec;
 using testing_support::TestTable;
 
@@ -43,7 +44,7 @@ class ConflictMatrix : public ::testing::TestWithParam<IsolationLevel> {
   // Begins an OPTIMIZE that compacts a1 and a2 (100 live rows each) into one file `output`.
   static std::unique_ptr<Transaction> BeginCompactionOfBoth(TestTable& table, const delta::AddFile& a1,
                                                            const delta::AddFile& a2, const std::string& output) {
-    auto t = table.Begin({.operation = "OPTIMIZE"});
+    auto t = table.Begin(Op("OPTIMIZE"));
     EXPECT_TRUE(t->AddCompactedFile(MakeAdd(output, std::nullopt, 0, 199, 200), {a1, a2}, {100, 100}).ok());
     return t;
   }
@@ -84,7 +85,7 @@ TEST_P(ConflictMatrix, DisjointAppIdsDoNotConflict) {
 }
 
 TEST_P(ConflictMatrix, ReadPartitionVersusNonBlindAddInSamePartitionConflicts) {
-  auto table = MakeTable({.partitioned = true});
+  auto table = MakeTable(TableSpec().Partitioned());
   auto loser = table.Begin();
   loser->ReadPredicate(table.Pred("date", "=", Value::String("d1")), "date = 'd1'");
   loser->AddFile(MakeAdd("l.parquet", "d1", 0, 10));
@@ -102,7 +103,7 @@ TEST_P(ConflictMatrix, ReadPartitionVersusNonBlindAddInSamePartitionConflicts) {
 }
 
 TEST_P(ConflictMatrix, ReadPartitionVersusBlindAppendInSamePartitionConflictsOnlyWhenSerializable) {
-  auto table = MakeTable({.partitioned = true});
+  auto table = MakeTable(TableSpec().Partitioned());
   auto loser = table.Begin();
   loser->ReadPredicate(table.Pred("date", "=", Value::String("d1")), "date = 'd1'");
   loser->AddFile(MakeAdd("l.parquet", "d1", 0, 10));
@@ -117,7 +118,7 @@ TEST_P(ConflictMatrix, ReadPartitionVersusBlindAppendInSamePartitionConflictsOnl
 }
 
 TEST_P(ConflictMatrix, ReadPartitionVersusAddInOtherPartitionDoesNotConflict) {
-  auto table = MakeTable({.partitioned = true});
+  auto table = MakeTable(TableSpec().Partitioned());
   auto loser = table.Begin();
   loser->ReadPredicate(table.Pred("date", "=", Value::String("d1")), "date = 'd1'");
   loser->AddFile(MakeAdd("l.parquet", "d1", 0, 10));
@@ -264,7 +265,7 @@ TEST_P(ConflictMatrix, ConcurrentCreateOfSameTableConflicts) {
   TableSpec spec;
   spec.isolation = IsolationLevelName(GetParam());
   auto make = [&] {
-    auto t = Transaction::Begin(fs_, "/new", nullptr, {.operation = "CREATE TABLE"});
+    auto t = Transaction::Begin(fs_, "/new", nullptr, Op("CREATE TABLE"));
     EXPECT_TRUE(t.ok());
     (*t)->UpdateProtocol(MakeProtocol(spec));
     (*t)->UpdateMetadata(MakeMetadata(spec));
@@ -314,7 +315,7 @@ TEST_P(ConflictMatrix, ReplayOfCommittedAppTransactionIsNoOp) {
 }
 
 TEST_P(ConflictMatrix, BothGeneratingIdentityValuesConflicts) {
-  TableSpec spec{.identity = true};
+  TableSpec spec = TableSpec().Identity();
   auto table = MakeTable(spec);
   spec.isolation = IsolationLevelName(GetParam());
   auto loser = table.Begin();
@@ -330,7 +331,7 @@ TEST_P(ConflictMatrix, BothGeneratingIdentityValuesConflicts) {
 }
 
 TEST_P(ConflictMatrix, IdentityHighWaterMarkChangeAdoptedByNonGeneratingWriter) {
-  TableSpec spec{.identity = true};
+  TableSpec spec = TableSpec().Identity();
   auto table = MakeTable(spec);
   spec.isolation = IsolationLevelName(GetParam());
   auto loser = table.Begin();  // explicit ids: generates none
@@ -374,7 +375,7 @@ std::vector<delta::Action> CommitActions(const TestTable& t, int64_t version) {
 }
 
 TEST_P(ConflictMatrix, TwoPlainCompactionsOfTheSameFilesDoNotConflictWithDeletionVectors) {
-  auto table = MakeTable({.deletion_vectors = true});
+  auto table = MakeTable(TableSpec().DeletionVectors());
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
   const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
@@ -392,14 +393,14 @@ TEST_P(ConflictMatrix, TwoPlainCompactionsOfTheSameFilesDoNotConflictWithDeletio
 }
 
 TEST_P(ConflictMatrix, CompactionLoserKeepsOutputsOfSourcesTheWinnerDidNotCompact) {
-  auto table = MakeTable({.deletion_vectors = true});
+  auto table = MakeTable(TableSpec().DeletionVectors());
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
   const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
-  auto loser = table.Begin({.operation = "OPTIMIZE"});
+  auto loser = table.Begin(Op("OPTIMIZE"));
   ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("l1.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
   ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("l2.parquet", std::nullopt, 100, 199), {a2}, {100}).ok());
-  auto winner = table.Begin({.operation = "OPTIMIZE"});
+  auto winner = table.Begin(Op("OPTIMIZE"));
   ASSERT_TRUE(winner->AddCompactedFile(MakeAdd("w1.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
   ExpectCommits(*winner, 1);
   ExpectCommits(*loser, 2);
@@ -414,23 +415,23 @@ TEST_P(ConflictMatrix, TwoCompactionsOfTheSameFilesConflictWithoutDeletionVector
   auto table = MakeTable();
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
-  auto loser = table.Begin({.operation = "OPTIMIZE"});
+  auto loser = table.Begin(Op("OPTIMIZE"));
   ASSERT_TRUE(loser->AddCompactedFile(MakeAdd("c-loser.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
-  auto winner = table.Begin({.operation = "OPTIMIZE"});
+  auto winner = table.Begin(Op("OPTIMIZE"));
   ASSERT_TRUE(winner->AddCompactedFile(MakeAdd("c-winner.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
   ExpectCommits(*winner, 1);
   ExpectConflict(*loser, ConflictKind::kConcurrentDeleteDelete);
 }
 
 TEST_P(ConflictMatrix, RewriteWithoutRowMappingConflictsWithPlainCompaction) {
-  auto table = MakeTable({.deletion_vectors = true});
+  auto table = MakeTable(TableSpec().DeletionVectors());
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
-  auto zorder = table.Begin({.operation = "OPTIMIZE"});  // ZORDER BY: rows permuted, no mapping
+  auto zorder = table.Begin(Op("OPTIMIZE"));  // ZORDER BY: rows permuted, no mapping
   zorder->SetDataChange(false);
   ASSERT_TRUE(zorder->RemoveFile(a1).ok());
   zorder->AddFile(MakeAdd("z.parquet", std::nullopt, 0, 99));
-  auto optimize = table.Begin({.operation = "OPTIMIZE"});
+  auto optimize = table.Begin(Op("OPTIMIZE"));
   ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", std::nullopt, 0, 99), {a1}, {100}).ok());
   ExpectCommits(*optimize, 1);
   ExpectConflict(*zorder, ConflictKind::kConcurrentDeleteDelete);
@@ -440,7 +441,7 @@ TEST_P(ConflictMatrix, DmlRemovingEveryRowOfAFileFollowsACompactionAsDeletionVec
   for (const char* row_level : {"true", "false"}) {
     SCOPED_TRACE(row_level);
     fs_ = std::make_shared<io::MemoryFileSystem>();
-    auto table = MakeTable({.deletion_vectors = true, .extra_config = {{"shoal.rowLevelConcurrency", row_level}}});
+    auto table = MakeTable(TableSpec().DeletionVectors().Config("shoal.rowLevelConcurrency", row_level));
     auto snap = table.Snap();
     const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
     const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
@@ -463,7 +464,7 @@ TEST_P(ConflictMatrix, DmlRemovingEveryRowOfAFileFollowsACompactionAsDeletionVec
 // conflict (the stress test StressMT.RowLevelDmlWithOptimizeNeverAborts hit this as a
 // ConcurrentDeleteDeleteException).
 TEST_P(ConflictMatrix, DmlRemovingTheRestOfAFileFollowsACompactionRebasedOverAnEarlierDml) {
-  auto table = MakeTable({.deletion_vectors = true});
+  auto table = MakeTable(TableSpec().DeletionVectors());
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
   const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
@@ -483,7 +484,7 @@ TEST_P(ConflictMatrix, DmlRemovingTheRestOfAFileFollowsACompactionRebasedOverAnE
 }
 
 TEST_P(ConflictMatrix, CompactionLoserTurnsAWinnersWholeFileRemoveIntoADeletionVector) {
-  auto table = MakeTable({.deletion_vectors = true});
+  auto table = MakeTable(TableSpec().DeletionVectors());
   auto snap = table.Snap();
   const delta::AddFile a1 = *table.FindFile(*snap, "a1.parquet");
   const delta::AddFile a2 = *table.FindFile(*snap, "a2.parquet");
@@ -496,7 +497,9 @@ TEST_P(ConflictMatrix, CompactionLoserTurnsAWinnersWholeFileRemoveIntoADeletionV
   ASSERT_EQ(after->files().size(), 1u);
   EXPECT_EQ(DvOf(table, "c.parquet"), RowRange(0, 100));
   for (const auto& a : CommitActions(table, 2)) {  // a1 is not removed a second time
-    if (auto* r = std::get_if<delta::RemoveFile>(&a)) EXPECT_NE(r->path, "a1.parquet");
+    if (auto* r = std::get_if<delta::RemoveFile>(&a)) {
+      EXPECT_NE(r->path, "a1.parquet");
+    }
   }
 }
 

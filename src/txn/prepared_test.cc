@@ -13,6 +13,7 @@ namespace {
 using columnar::Value;
 using testing_support::MakeAdd;
 using testing_support::Rows;
+using testing_support::Op;
 using testing_support::TableSpec;
 using testing_support::TestTable;
 
@@ -41,7 +42,7 @@ class Prepared : public ::testing::Test {
 
 TEST_F(Prepared, CommitPreparedFromFreshStateCommitsAndForgetsTheFile) {
   {
-    auto t = table_->Begin({.operation = "WRITE"});
+    auto t = table_->Begin(Op("WRITE"));
     t->ReadPredicate(table_->Pred("date", "=", Value::String("d1")), "date = 'd1'");
     t->AddFile(Stage("p.parquet", "d1"));
     ASSERT_TRUE(PrepareTransaction(*t, "tx-1").ok());
@@ -119,7 +120,7 @@ TEST_F(Prepared, UnbindablePredicateMakesTheTransactionDependOnTheWholeTable) {
 TEST_F(Prepared, RowDeletesSurvivePrepareAndMergeWithConcurrentDv) {
   auto a1 = *table_->FindFile(*table_->Snap(), "a1.parquet");
   {
-    auto t = table_->Begin({.operation = "DELETE"});
+    auto t = table_->Begin(Op("DELETE"));
     ASSERT_TRUE(t->DeleteRows(a1, Rows({1, 2})).ok());
     ASSERT_TRUE(PrepareTransaction(*t, "tx-5").ok());
   }

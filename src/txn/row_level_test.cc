@@ -11,6 +11,7 @@ namespace {
 using columnar::Value;
 using testing_support::MakeAdd;
 using testing_support::Rows;
+using testing_support::Op;
 using testing_support::TableSpec;
 using testing_support::TestTable;
 
@@ -166,7 +167,7 @@ TEST_P(RowLevel, DmlLoserTranslatesDeletionsOntoPlainOptimizeOutput) {
   auto a2 = File(table, "a2.parquet");
   auto loser = table.Begin();
   ASSERT_TRUE(loser->DeleteRows(a1, Rows({20, 30})).ok());
-  auto optimize = table.Begin({.operation = "OPTIMIZE"});
+  auto optimize = table.Begin(Op("OPTIMIZE"));
   ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", Date("d1"), 0, 199, 198), {a2, a1},
                                          {100, 98})
                   .ok());
@@ -183,7 +184,7 @@ TEST_P(RowLevel, ZorderLikeRewriteWithoutRowMappingConflictsWithDml) {
   auto a1 = File(table, "a1.parquet");
   auto loser = table.Begin();
   ASSERT_TRUE(loser->DeleteRows(a1, Rows({20})).ok());
-  auto zorder = table.Begin({.operation = "OPTIMIZE"});
+  auto zorder = table.Begin(Op("OPTIMIZE"));
   zorder->SetDataChange(false);
   ASSERT_TRUE(zorder->RemoveFile(a1).ok());
   auto out = MakeAdd("z.parquet", Date("d1"), 0, 99);
@@ -219,7 +220,7 @@ TEST_P(RowLevel, RowLevelOffStillTranslatesThroughPlainOptimizeWithDeletionVecto
   auto a1 = File(table, "a1.parquet");
   auto loser = table.Begin();
   ASSERT_TRUE(loser->DeleteRows(a1, Rows({3})).ok());
-  auto optimize = table.Begin({.operation = "OPTIMIZE"});
+  auto optimize = table.Begin(Op("OPTIMIZE"));
   ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", Date("d1"), 0, 99), {a1}, {100}).ok());
   MustCommit(*optimize);
   MustCommit(*loser);
@@ -247,7 +248,7 @@ TEST_P(RowLevel, OptimizeLoserCarriesDmlWinnersDeletionsOntoItsOutput) {
     auto table = MakeTable({{"shoal.rowLevelConcurrency", row_level}});
     auto a1 = File(table, "a1.parquet");
     auto a2 = File(table, "a2.parquet");
-    auto optimize = table.Begin({.operation = "OPTIMIZE"});
+    auto optimize = table.Begin(Op("OPTIMIZE"));
     ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", Date("d1"), 0, 199, 200), {a1, a2},
                                            {100, 100})
                     .ok());
@@ -271,7 +272,7 @@ TEST_P(RowLevel, ReadFollowsCompactionSoLaterDeletionOfThatRowIsDetected) {
     auto loser = table.Begin();
     loser->ReadRows(a1, Rows({20}));
     loser->AddFile(MakeAdd("l.parquet", Date("d9"), 1000, 1001));
-    auto optimize = table.Begin({.operation = "OPTIMIZE"});
+    auto optimize = table.Begin(Op("OPTIMIZE"));
     ASSERT_TRUE(optimize->AddCompactedFile(MakeAdd("c.parquet", Date("d1"), 0, 99), {a1}, {100}).ok());
     MustCommit(*optimize);
     auto dml = table.Begin();

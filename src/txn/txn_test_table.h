@@ -26,7 +26,21 @@ struct TableSpec {
   std::optional<std::string> isolation;  // delta.isolationLevel
   delta::StringMap extra_config;
   bool identity = false;            // `id` is an identity column
+
+  // Builders: a designated initializer that leaves fields out trips GCC's
+  // -Wmissing-field-initializers.
+  TableSpec& Partitioned() { partitioned = true; return *this; }
+  TableSpec& DeletionVectors() { deletion_vectors = true; return *this; }
+  TableSpec& Identity() { identity = true; return *this; }
+  TableSpec& Config(const std::string& key, const std::string& value) { extra_config[key] = value; return *this; }
 };
+
+// Transaction options naming only the commitInfo operation.
+inline TransactionOptions Op(std::string operation) {
+  TransactionOptions o;
+  o.operation = std::move(operation);
+  return o;
+}
 
 inline delta::Metadata MakeMetadata(const TableSpec& spec, int64_t high_water_mark = 0) {
   delta::Metadata m;
