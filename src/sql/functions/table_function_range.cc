@@ -60,7 +60,7 @@ class RangeScan : public Scan {
 class RangeSource : public TableSource {
  public:
   RangeSource(std::string name, int64_t start, int64_t stop, int64_t step, bool inclusive)
-      : name_(std::move(name)), start_(start), stop_(stop), step_(step), inclusive_(inclusive) {
+      : name_(std::move(name)), start_(start), stop_(stop), step_(step) {
     // Spark names range's column `id`; generate_series (DuckDB's) names it after itself.
     schema_.fields.push_back({name_ == "range" ? "id" : name_, columnar::Int64(), false});
     // Row count without overflow: work in unsigned 128-bit.
@@ -105,7 +105,6 @@ class RangeSource : public TableSource {
  private:
   std::string name_;
   int64_t start_, stop_, step_;
-  bool inclusive_;
   int64_t count_ = 0;
   columnar::Schema schema_;
 };

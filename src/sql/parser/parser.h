@@ -161,8 +161,9 @@ class Parser {
   Result<ColumnDefinition> ParseColumnOptions(ColumnDefinition col);  // NOT NULL, DEFAULT, ...
   Result<IdentitySpec> ParseIdentity(bool always);
   Result<CheckConstraint> ParseCheckConstraint();  // after CONSTRAINT
-  // PRIMARY KEY, UNIQUE, FOREIGN KEY or REFERENCES `ahead`.
-  bool PeekKeyConstraint(size_t ahead = 0) const;
+  // A key constraint starts `ahead`: PRIMARY KEY, FOREIGN KEY, UNIQUE (at table level only
+  // before its column list), or (after a column's type) REFERENCES.
+  bool PeekKeyConstraint(size_t ahead = 0, bool column_level = false) const;
   // A key constraint from its keyword on; `column` is set for a column-level one (which names
   // no columns).
   Result<KeyConstraint> ParseKeyConstraint(std::string name, const std::string* column);

@@ -65,7 +65,7 @@ Result<StatementPtr> Parser::ParseCreate() {
       } else {
         ASSIGN_OR_RETURN(ColumnDefinition col, ParseColumnDefinition());
         // Column-level keys: a INT PRIMARY KEY, b INT REFERENCES t (x), c INT UNIQUE.
-        while (PeekKeyConstraint() || (PeekKeyword("CONSTRAINT") && PeekKeyConstraint(2))) {
+        while (PeekKeyConstraint(0, true) || (PeekKeyword("CONSTRAINT") && PeekKeyConstraint(2, true))) {
           std::string name;
           if (AcceptKeyword("CONSTRAINT")) {
             ASSIGN_OR_RETURN(name, Identifier());
@@ -128,9 +128,12 @@ Result<CheckConstraint> Parser::ParseCheckConstraint() {
   return c;
 }
 
-bool Parser::PeekKeyConstraint(size_t ahead) const {
-  return (PeekKeyword("PRIMARY", ahead) && PeekKeyword("KEY", ahead + 1)) || PeekKeyword("UNIQUE", ahead) ||
-         (PeekKeyword("FOREIGN", ahead) && PeekKeyword("KEY", ahead + 1)) || PeekKeyword("REFERENCES", ahead);
+bool Parser::PeekKeyConstraint(size_t ahead, bool column_level) const {
+  if (PeekKeyword("PRIMARY", ahead) && PeekKeyword("KEY", ahead + 1)) return true;
+  if (PeekKeyword("FOREIGN", ahead) && PeekKeyword("KEY", ahead + 1)) return true;
+  // At table level UNIQUE needs its column list, so a column named `unique` stays a column.
+  if (PeekKeyword("UNIQUE", ahead)) return column_level || PeekOperator("(", ahead + 1);
+  return column_level && PeekKeyword("REFERENCES", ahead);
 }
 
 Result<KeyConstraint> Parser::ParseKeyConstraint(std::string name, const std::string* column) {

@@ -41,6 +41,19 @@ TEST(SqlParserStatement, Explain) {
   EXPECT_EQ(Print("explain delete from t"), "EXPLAIN DELETE FROM t");
 }
 
+TEST(SqlParserStatement, InformationalKeyConstraints) {
+  EXPECT_EQ(Print("CREATE TABLE t (a INT PRIMARY KEY, b INT NOT NULL REFERENCES r (x) RELY, c STRING UNIQUE)"),
+            "CREATE TABLE t (a INT, b INT NOT NULL, c STRING, PRIMARY KEY (a) NOT ENFORCED, FOREIGN KEY (b) "
+            "REFERENCES r (x) NOT ENFORCED RELY, UNIQUE (c) NOT ENFORCED)");
+  EXPECT_EQ(Print("create table t (a int, constraint pk primary key (a) not enforced norely, "
+                  "foreign key (a) references s match full on delete no action)"),
+            "CREATE TABLE t (a INT, CONSTRAINT pk PRIMARY KEY (a) NOT ENFORCED, FOREIGN KEY (a) REFERENCES s NOT ENFORCED)");
+  // Columns named like the key words stay columns where no key constraint can start.
+  EXPECT_EQ(Print("CREATE TABLE t (`unique` INT, `primary` INT, `references` INT)"),
+            "CREATE TABLE t (unique INT, primary INT, references INT)");
+  EXPECT_EQ(Print("CREATE TABLE t (a INT REFERENCES r)"), "CREATE TABLE t (a INT, FOREIGN KEY (a) REFERENCES r NOT ENFORCED)");
+}
+
 TEST(SqlParserStatement, CreateTableWithEveryColumnOption) {
   auto s = Parse<CreateTableStatement>(
       "CREATE OR REPLACE TABLE db.t ("
