@@ -79,6 +79,12 @@ class Parser {
   Result<ExprPtr> ParsePrimary();
   Result<ExprPtr> ParseWordPrimary();
   Result<ExprPtr> ParseColumnRef();
+  // A word primary other than an ordinary call: literals, keyword forms, column references.
+  Result<ExprPtr> ParseKeywordPrimary();
+  bool IsKeywordForm(const Token& t) const;  // CASE, CAST, EXTRACT, ... (parsed specially)
+  // overlay(...) and position(...): their keyword forms, else null to parse an ordinary call.
+  Result<ExprPtr> ParseOverlayOrPosition();
+  Status ParseAggregateFilter(FunctionExpression* fn);  // at FILTER ( WHERE ... )
   Result<ExprPtr> ParseParenthesized();
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseNumberedParameter();

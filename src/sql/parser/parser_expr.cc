@@ -340,6 +340,28 @@ Result<ExprPtr> Parser::ParsePrimary() {
 
 Result<ExprPtr> Parser::ParseWordPrimary() {
   const Token& t = Peek();
+  // An ordinary call f(...) takes the short path: its frame is on every level of f(f(...)).
+  if (Peek(1).IsOperator("(") && !IsReservedKeyword(t.text) && !IsKeywordForm(t)) {
+    Advance();
+    ASSIGN_OR_RETURN(auto fn, ParseFunctionCall(t.text, t.offset, false));
+    return ExprPtr(std::move(fn));
+  }
+  if (t.IsKeyword("CASE")) return ParseCase();  // likewise for CASE WHEN CASE WHEN ...
+  return ParseKeywordPrimary();
+}
+
+bool Parser::IsKeywordForm(const Token& t) const {
+  static constexpr std::array<std::string_view, 11> kForms = {
+      "CASE", "CAST", "TRY_CAST", "EXISTS", "EXTRACT", "SUBSTRING", "SUBSTR", "TRIM", "OVERLAY", "POSITION",
+      "DEFAULT"};
+  for (std::string_view f : kForms) {
+    if (t.IsKeyword(f)) return true;
+  }
+  return false;
+}
+
+Result<ExprPtr> Parser::ParseKeywordPrimary() {
+  const Token& t = Peek();
   const Token& next = Peek(1);
   if (t.IsKeyword("NULL")) {
     Advance();
@@ -402,20 +424,56 @@ Result<ExprPtr> Parser::ParseWordPrimary() {
     ASSIGN_OR_RETURN(ExprPtr e, ParseTrimFrom());
     if (e) return e;
   }
-  if (t.IsKeyword("OVERLAY") && next.IsOperator("(")) {
-    // overlay(input, replace, pos[, len]) is an ordinary call; the PLACING form is not built.
-    size_t start = pos_;
-    Advance();
-    Advance();
-    auto input = ParseExpr();
-    if (input.ok() && AcceptKeyword("PLACING")) return ErrorAt(t, "overlay(... PLACING ...) is not supported");
-    pos_ = start;
+  if ((t.IsKeyword("OVERLAY") || t.IsKeyword("POSITION")) && next.IsOperator("(")) {
+    ASSIGN_OR_RETURN(ExprPtr e, ParseOverlayOrPosition());
+    if (e) return e;
   }
-  if (t.IsKeyword("POSITION") && next.IsOperator("(")) {
+  if (next.IsOperator("(")) {
+    // LEFT(s, n) and RIGHT(s, n) are functions although LEFT/RIGHT are reserved (joins).
+    if (IsReservedKeyword(t.text) && !t.IsKeyword("LEFT") && !t.IsKeyword("RIGHT")) {
+      return SyntaxError();
+    }
+    Advance();
+    ASSIGN_OR_RETURN(auto fn, ParseFunctionCall(t.text, t.offset, false));
+    return ExprPtr(std::move(fn));
+  }
+  if (IsReservedKeyword(t.text)) return SyntaxError();
+  return ParseColumnRef();
+}
+
+// FILTER (WHERE p) after an aggregate call (its own function: ParseFunctionCall's frame is on
+// every nesting level of f(f(...))).
+Status Parser::ParseAggregateFilter(FunctionExpression* fn) {
+  Advance();
+  Advance();
+  RETURN_NOT_OK(ExpectKeyword("WHERE"));
+  ASSIGN_OR_RETURN(fn->filter, ParseExpr());
+  return ExpectOperator(")");
+}
+
+// Kept out of ParseWordPrimary (which every nesting level of f(f(...)) passes through) so its
+// locals do not grow that frame.
+Result<ExprPtr> Parser::ParseOverlayOrPosition() {
+  const Token& t = Peek();
+  size_t start = pos_;
+  Advance();
+  Advance();
+  if (t.IsKeyword("OVERLAY")) {
+    // overlay(input, replace, pos[, len]) is an ordinary call; the PLACING form is not built.
+    auto input = ParseExpr();
+    if (!input.ok()) {
+      pos_ = start;
+      return ExprPtr();
+    }
+    if (AcceptKeyword("PLACING")) return ErrorAt(t, "overlay(... PLACING ...) is not supported");
+    // The first argument goes on as an ordinary call's, without a re-parse (nested calls stay
+    // linear).
+    if (PeekOperator(",") || PeekOperator(")")) return FinishPlainCall(t, std::move(input).value());
+    pos_ = start;
+    return ExprPtr();
+  }
+  {
     // position(needle IN haystack) is position(needle, haystack); otherwise an ordinary call.
-    size_t start = pos_;
-    Advance();
-    Advance();
     auto needle = ParseExpr(kPrecCompare + 1);
     if (needle.ok() && AcceptKeyword("IN")) {
       auto fn = Make<FunctionExpression>(t.offset);
@@ -438,17 +496,7 @@ Result<ExprPtr> Parser::ParseWordPrimary() {
     }
     pos_ = start;
   }
-  if (next.IsOperator("(")) {
-    // LEFT(s, n) and RIGHT(s, n) are functions although LEFT/RIGHT are reserved (joins).
-    if (IsReservedKeyword(t.text) && !t.IsKeyword("LEFT") && !t.IsKeyword("RIGHT")) {
-      return SyntaxError();
-    }
-    Advance();
-    ASSIGN_OR_RETURN(auto fn, ParseFunctionCall(t.text, t.offset, false));
-    return ExprPtr(std::move(fn));
-  }
-  if (IsReservedKeyword(t.text)) return SyntaxError();
-  return ParseColumnRef();
+  return ExprPtr();
 }
 
 Result<ExprPtr> Parser::ParseColumnRef() {
@@ -497,13 +545,7 @@ Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::strin
     } while (AcceptOperator(","));
     RETURN_NOT_OK(ExpectOperator(")"));
   }
-  if (!table_function && PeekKeyword("FILTER") && PeekOperator("(", 1)) {
-    Advance();
-    Advance();
-    RETURN_NOT_OK(ExpectKeyword("WHERE"));
-    ASSIGN_OR_RETURN(fn->filter, ParseExpr());
-    RETURN_NOT_OK(ExpectOperator(")"));
-  }
+  if (!table_function && PeekKeyword("FILTER") && PeekOperator("(", 1)) RETURN_NOT_OK(ParseAggregateFilter(fn.get()));
   if (!table_function && AcceptKeyword("OVER")) {
     ASSIGN_OR_RETURN(fn->over, ParseOver());
   }
