@@ -165,11 +165,7 @@ std::string SparkTypeName(const columnar::TypePtr& type) {
       }
       return s + ">";
     }
-    default: {
-      std::string s = t.ToString();
-      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return s;
-    }
+    default: return Lower(t.ToString());
   }
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sql/parser/token.h"
 #include "sql/binder/binder.h"
 
 namespace shoal::sql {
@@ -101,8 +102,7 @@ Status Binder::BindGroupingSets(const SelectNode& s, ExprContext& gctx, int inpu
 }
 
 Result<expr::ExprPtr> Binder::BindGroupingFunction(const FunctionExpression& e, ExprContext& ctx) {
-  std::string name = e.name;
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string name = Lower(e.name);
   if (!ctx.agg) return Status::Binder(name + "() is only allowed in a query with GROUP BY");
   if (e.over || e.distinct) return Status::Binder(name + "() takes neither OVER nor DISTINCT");
   const AggregateState& agg = *ctx.agg;

@@ -3,6 +3,7 @@
 // projection per IN item, then (EXCLUDE NULLS, the default) a filter of the all-NULL rows.
 #include <set>
 
+#include "expr/coercion.h"
 #include "sql/binder/binder.h"
 #include "sql/parser/token.h"
 
@@ -129,8 +130,15 @@ Result<LogicalPtr> Binder::BindUnpivot(LogicalPtr plan, const UnpivotClause& unp
   }
   std::vector<columnar::TypePtr> types(nv);
   for (size_t j = 0; j < nv; ++j) {
-    ASSIGN_OR_RETURN(expr::ExprPtr probe, expr::Coalesce(values[j]));  // the common type, or an error
-    types[j] = probe->type;
+    types[j] = values[j][0]->type;
+    for (size_t k = 1; k < values[j].size(); ++k) {
+      auto common = expr::CommonType(types[j], values[j][k]->type);
+      if (!common.ok()) {
+        return Status::Binder("UNPIVOT: the columns of \"" + unpivot.value_columns[j] + "\" have no common type (" +
+                              common.status().message() + ")");
+      }
+      types[j] = *common;
+    }
     for (auto& v : values[j]) {
       ASSIGN_OR_RETURN(v, expr::Cast(v, types[j]));
     }

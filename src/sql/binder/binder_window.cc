@@ -9,16 +9,12 @@
 #include "expr/aggregate_functions.h"
 #include "expr/cast.h"
 #include "expr/evaluate.h"
+#include "sql/parser/token.h"
 #include "sql/binder/binder.h"
 
 namespace shoal::sql {
 
 namespace {
-
-std::string LowerName(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 struct RankingInfo {
   const char* name;
@@ -168,7 +164,7 @@ Result<BoundFrame> Binder::BindFrame(const WindowSpec* spec, const std::vector<S
 }
 
 Result<expr::ExprPtr> Binder::BindWindowFunction(const FunctionExpression& e, ExprContext& ctx) {
-  std::string name = LowerName(e.name);
+  std::string name = Lower(e.name);
   if (!ctx.win) {
     return Status::Binder("window function " + name + "() is not allowed in " +
                           (ctx.clause[0] ? ctx.clause : "this context"));

@@ -5,6 +5,7 @@
 #include "columnar/datetime.h"
 #include "io/s3_uri.h"
 #include "sql/functions/delta_table_source.h"
+#include "sql/parser/token.h"
 
 namespace shoal::sql {
 
@@ -42,18 +43,14 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
 
 std::shared_ptr<const TableSource> Catalog::FindRelation(const TableName& name) const {
   if (!relation_hook_ || name.IsPath() || name.parts.size() != 1) return nullptr;
-  std::string lower = name.parts[0];
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return relation_hook_(lower);
+  return relation_hook_(Lower(name.parts[0]));
 }
 
 Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) const {
   if (name.IsPath() || name.parts.size() != 1) return std::optional<ViewDefinition>();
   if (FindRelation(name)) return std::optional<ViewDefinition>();  // the registered one wins
   if (temp_view_hook_) {
-    std::string lower = name.parts[0];
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (auto view = temp_view_hook_(lower)) return view;
+    if (auto view = temp_view_hook_(Lower(name.parts[0]))) return view;
   }
   // A catalog without a file system (table expressions bind against a schema alone) has none.
   if (!fs_) return std::optional<ViewDefinition>();

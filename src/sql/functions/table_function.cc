@@ -3,14 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-namespace shoal::sql {
+#include "sql/parser/token.h"
 
-namespace {
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-}  // namespace
+namespace shoal::sql {
 
 const TableFunctionRegistry& TableFunctionRegistry::Get() {
   static const TableFunctionRegistry* registry = [] {

@@ -70,8 +70,7 @@ Catalog Session::MakeCatalog() {
 }
 
 void Session::RegisterRelation(const std::string& name, std::shared_ptr<const TableSource> source) {
-  std::string key = name;
-  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string key = Lower(name);
   if (source) {
     registered_[key] = std::move(source);
   } else {
