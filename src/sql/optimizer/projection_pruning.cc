@@ -145,6 +145,24 @@ Result<std::vector<int>> Prune(LogicalOperator* op, const std::vector<bool>& req
       op->columns = std::move(cols);
       return mapping;
     }
+    case LogicalKind::kGenerate: {
+      // The child keeps what the output needs of its columns and what the generator reads; the
+      // generated columns all stay (the operator makes them together).
+      const size_t in_width = op->children[0]->columns.size();
+      std::vector<bool> need(required.begin(), required.begin() + in_width);
+      Mark(op->generator, &need);
+      ASSIGN_OR_RETURN(auto cm, Prune(op->children[0].get(), need));
+      ASSIGN_OR_RETURN(op->generator, Remap(op->generator, cm));
+      std::vector<int> mapping(width, -1);
+      for (size_t i = 0; i < in_width; ++i) mapping[i] = cm[i];
+      std::vector<columnar::Field> cols = op->children[0]->columns;
+      for (size_t g = in_width; g < width; ++g) {
+        mapping[g] = static_cast<int>(cols.size());
+        cols.push_back(op->columns[g]);
+      }
+      op->columns = std::move(cols);
+      return mapping;
+    }
     case LogicalKind::kExpand: {
       auto need = Need(op->children[0]->columns.size());
       for (const auto& set : op->expand_sets) {
