@@ -172,6 +172,10 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
   const ParsedExpression* generator_item = nullptr;
   std::vector<size_t> generated;
   for (const auto& si : s.select_list) {
+    if (!si.aliases.empty() && !IsGeneratorCall(*si.expr)) {
+      return Status::Binder("a multi-column alias AS (" + std::to_string(si.aliases.size()) +
+                            " names) needs a generator function (explode, posexplode, inline)");
+    }
     if (!IsGeneratorCall(*si.expr)) continue;
     if (generator_item) return Status::Binder("only one generator (explode, posexplode, inline) is allowed per SELECT");
     if (!s.group_by.empty() || s.group_by_all || !s.grouping_elements.empty()) {
@@ -180,6 +184,7 @@ Result<LogicalPtr> Binder::BindSelect(const SelectNode& s) {
     generator_item = si.expr.get();
     std::vector<std::string> names;
     if (!si.alias.empty()) names.push_back(si.alias);
+    names.insert(names.end(), si.aliases.begin(), si.aliases.end());
     ASSIGN_OR_RETURN(plan, BindGenerate(std::move(plan), si.expr->As<FunctionExpression>(), false, "", names,
                                         &scope, &generated));
   }

@@ -125,7 +125,8 @@ class Binder {
   Result<int64_t> BindLimitValue(const ParsedExpression& e, const char* what);
 
   // --- FROM (binder_from.cc)
-  Result<LogicalPtr> BindTableRef(const TableRef& ref, Scope* scope);
+  Result<LogicalPtr> BindTableRef(const TableRef& ref, Scope* scope);  // then its TABLESAMPLE
+  Result<LogicalPtr> BindTableRefUnsampled(const TableRef& ref, Scope* scope);
   Result<LogicalPtr> BindJoin(const JoinRef& join, Scope* scope);
   Result<LogicalPtr> BindTableFunction(const TableFunctionRef& ref, Scope* scope);
   // A scan of `source` named `alias` in `scope`; `what` names the kind in errors.

@@ -1,6 +1,9 @@
 // FROM binding: CTE references, table functions, subqueries and joins.
 #include <strings.h>
 
+#include <cstdlib>
+#include <random>
+
 #include "sql/parser/token.h"
 #include "sql/binder/binder.h"
 #include "sql/binder/catalog.h"
@@ -104,6 +107,29 @@ const CommonTableExpr* Binder::FindCte(const std::string& name) const {
 }
 
 Result<LogicalPtr> Binder::BindTableRef(const TableRef& ref, Scope* scope) {
+  ASSIGN_OR_RETURN(LogicalPtr plan, BindTableRefUnsampled(ref, scope));
+  if (!ref.sample) return plan;
+  const TableSample& sample = *ref.sample;
+  if (sample.kind == TableSample::Kind::kRows) {
+    // Spark: the first n rows of the relation, as LIMIT n.
+    auto limit = std::make_unique<LogicalOperator>(LogicalKind::kLimit);
+    limit->columns = plan->columns;
+    limit->limit = sample.rows;
+    limit->children.push_back(std::move(plan));
+    return LogicalPtr(std::move(limit));
+  }
+  auto op = std::make_unique<LogicalOperator>(LogicalKind::kSample);
+  op->columns = plan->columns;
+  op->sample_fraction = sample.kind == TableSample::Kind::kPercent
+                            ? std::strtod(sample.percent.c_str(), nullptr) / 100.0
+                            : static_cast<double>(sample.bucket) / static_cast<double>(sample.buckets);
+  // Without REPEATABLE, a new sample each time the statement is bound (Spark: a random seed).
+  op->sample_seed = sample.seed ? static_cast<uint64_t>(*sample.seed) : std::random_device{}() * 0x9E3779B97F4A7C15ULL;
+  op->children.push_back(std::move(plan));
+  return LogicalPtr(std::move(op));
+}
+
+Result<LogicalPtr> Binder::BindTableRefUnsampled(const TableRef& ref, Scope* scope) {
   switch (ref.kind) {
     case TableRefKind::kBaseTable: {
       const auto& b = ref.As<BaseTableRef>();

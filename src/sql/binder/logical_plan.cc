@@ -1,5 +1,7 @@
 #include "sql/binder/logical_plan.h"
 
+#include <cstdio>
+
 namespace shoal::sql {
 
 columnar::SchemaPtr LogicalOperator::Schema() const {
@@ -49,12 +51,20 @@ LogicalPtr LogicalOperator::Clone() const {
   op->generator = generator;
   op->generate_kind = generate_kind;
   op->generate_outer = generate_outer;
+  op->sample_fraction = sample_fraction;
+  op->sample_seed = sample_seed;
   op->estimated_rows = estimated_rows;
   for (const auto& c : children) op->children.push_back(c->Clone());
   return op;
 }
 
 namespace {
+std::string FormatFraction(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", f);
+  return buf;
+}
+
 std::string JoinExprs(const std::vector<expr::ExprPtr>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i]->ToString();
@@ -120,6 +130,7 @@ std::string LogicalOperator::ToString(int indent) const {
                                                                     : "Generate inline") +
            (generate_outer ? "_outer(" : "(") + generator->ToString() + ")";
       break;
+    case LogicalKind::kSample: s += "Sample fraction=" + FormatFraction(sample_fraction); break;
   }
   s += "\n";
   for (const auto& c : children) s += c->ToString(indent + 1);

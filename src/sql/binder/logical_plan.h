@@ -33,6 +33,7 @@ enum class LogicalKind : uint8_t {
   kWindow,     // input columns, then one column per window call (partition_by, sort_keys, windows)
   kExpand,     // per input row, one output row per expand_sets projection (grouping sets)
   kGenerate,   // per input row, one output row per element of `generator` (explode & co.)
+  kSample,     // each input row kept with probability sample_fraction (TABLESAMPLE)
 };
 
 // What a kGenerate emits per element of its generator (an ARRAY or a MAP), after the input
@@ -131,6 +132,10 @@ struct LogicalOperator {
   expr::ExprPtr generator;
   GenerateKind generate_kind = GenerateKind::kExplode;
   bool generate_outer = false;
+  // kSample: Bernoulli sampling; a batch's choices depend only on sample_seed and the batch's
+  // order key, so a sample is repeatable for a given seed and input.
+  double sample_fraction = 1.0;
+  uint64_t sample_seed = 0;
   // Output rows the optimizer expects (optimizer/cardinality.h); < 0 until estimated.
   double estimated_rows = -1;
 

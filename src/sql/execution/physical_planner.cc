@@ -5,6 +5,7 @@
 #include "sql/execution/physical_expand.h"
 #include "sql/execution/physical_generate.h"
 #include "sql/execution/physical_join.h"
+#include "sql/execution/physical_sample.h"
 #include "sql/execution/physical_sort.h"
 #include "sql/execution/physical_window.h"
 #include "sql/execution/runtime_filter.h"
@@ -102,6 +103,9 @@ static Result<PhysicalPtr> CreateOperator(const LogicalOperator& op) {
                                              op.sort_keys, op.windows);
       break;
     case LogicalKind::kExpand: out = std::make_unique<PhysicalExpand>(schema, op.expand_sets); break;
+    case LogicalKind::kSample:
+      out = std::make_unique<PhysicalSample>(schema, op.sample_fraction, op.sample_seed);
+      break;
     case LogicalKind::kGenerate:
       out = std::make_unique<PhysicalGenerate>(schema, op.children[0]->columns.size(), op.generator,
                                                op.generate_kind, op.generate_outer);

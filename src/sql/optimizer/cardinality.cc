@@ -334,6 +334,10 @@ PlanEstimate CardinalityEstimator::Estimate(LogicalOperator* op) {
       out.rows = std::max(0.0, out.rows - static_cast<double>(op->offset));
       if (op->limit >= 0) out.rows = std::min(out.rows, static_cast<double>(op->limit));
       break;
+    case LogicalKind::kSample:
+      out = in[0];
+      out.rows *= op->sample_fraction;
+      break;
     case LogicalKind::kJoin: out = EstimateJoin(*op, in[0], in[1]); break;
     case LogicalKind::kUnion:
       out.rows = 0;

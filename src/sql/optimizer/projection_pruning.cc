@@ -66,7 +66,8 @@ Result<std::vector<int>> Prune(LogicalOperator* op, const std::vector<bool>& req
     }
     case LogicalKind::kFilter:
     case LogicalKind::kSort:
-    case LogicalKind::kLimit: {
+    case LogicalKind::kLimit:
+    case LogicalKind::kSample: {
       std::vector<bool> need = required;
       Mark(op->predicate, &need);
       for (const auto& k : op->sort_keys) Mark(k.expr, &need);

@@ -16,6 +16,7 @@ LogicalOperator* TraceToGet(LogicalOperator* op, int col, int* get_col) {
     case LogicalKind::kFilter:
     case LogicalKind::kSort:
     case LogicalKind::kLimit:
+    case LogicalKind::kSample:
       return TraceToGet(op->children[0].get(), col, get_col);
     case LogicalKind::kProject: {
       const auto& e = op->exprs[col];

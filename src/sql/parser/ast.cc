@@ -107,6 +107,7 @@ std::string OrderByToString(const std::vector<OrderByItem>& items) {
 
 std::string AliasToString(const TableRef& ref) {
   std::string out;
+  if (ref.sample) out += " " + ref.sample->ToString();
   if (!ref.alias.empty()) out += " AS " + QuoteIdentifier(ref.alias);
   if (!ref.column_aliases.empty()) out += "(" + IdentList(ref.column_aliases) + ")";
   return out;
@@ -522,6 +523,7 @@ std::string QueryNode::ToString() const {
         if (i) out += ", ";
         out += s.select_list[i].expr->ToString();
         if (!s.select_list[i].alias.empty()) out += " AS " + QuoteIdentifier(s.select_list[i].alias);
+        if (!s.select_list[i].aliases.empty()) out += " AS (" + IdentList(s.select_list[i].aliases) + ")";
       }
       if (s.from) out += " FROM " + s.from->ToString();
       for (const auto& lv : s.lateral_views) {
@@ -593,6 +595,18 @@ std::string TableName::ToString() const {
 std::string TimeTravel::ToString() const {
   return std::string(kind == Kind::kVersion ? "VERSION AS OF " : "TIMESTAMP AS OF ") +
          value->ToString();
+}
+
+std::string TableSample::ToString() const {
+  std::string out = "TABLESAMPLE (";
+  switch (kind) {
+    case Kind::kPercent: out += percent + " PERCENT"; break;
+    case Kind::kRows: out += std::to_string(rows) + " ROWS"; break;
+    case Kind::kBucket: out += "BUCKET " + std::to_string(bucket) + " OUT OF " + std::to_string(buckets); break;
+  }
+  out += ")";
+  if (seed) out += " REPEATABLE (" + std::to_string(*seed) + ")";
+  return out;
 }
 
 std::string TableRef::ToString() const {
@@ -888,7 +902,7 @@ std::string Statement::ToString() const {
       const auto& s = As<DescribeStatement>();
       using K = DescribeStatement::Kind;
       switch (s.describe_kind) {
-        case K::kTable: return "DESCRIBE TABLE " + s.name.ToString();
+        case K::kTable: return std::string("DESCRIBE TABLE ") + (s.extended ? "EXTENDED " : "") + s.name.ToString();
         case K::kHistory:
           return "DESCRIBE HISTORY " + s.name.ToString() +
                  (s.limit ? " LIMIT " + std::to_string(*s.limit) : "");

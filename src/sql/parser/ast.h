@@ -426,7 +426,8 @@ struct QueryNode {
 // One select-list entry: expr [AS alias].
 struct SelectItem {
   ExprPtr expr;
-  std::string alias;  // empty when not written
+  std::string alias;                 // empty when not written
+  std::vector<std::string> aliases;  // AS (a, b): a generator's column names (Spark)
 };
 
 // LATERAL VIEW [OUTER] generator(args) [table_alias] [AS col, ...] after FROM (Spark): each
@@ -526,6 +527,19 @@ struct TimeTravel {
 
 enum class TableRefKind : uint8_t { kBaseTable, kTableFunction, kSubquery, kJoin };
 
+// TABLESAMPLE (p PERCENT | n ROWS | BUCKET x OUT OF y) [REPEATABLE (seed)] after a table name
+// or a parenthesized query (Spark / Databricks).
+struct TableSample {
+  enum class Kind : uint8_t { kPercent, kRows, kBucket };
+  Kind kind = Kind::kPercent;
+  std::string percent;       // kPercent: the number as written (0 to 100)
+  int64_t rows = 0;          // kRows
+  int64_t bucket = 0;        // kBucket: x of "x OUT OF y"
+  int64_t buckets = 0;       // kBucket: y
+  std::optional<int64_t> seed;  // REPEATABLE (seed)
+  std::string ToString() const;
+};
+
 struct TableRef {
   TableRef(TableRefKind k, size_t pos) : kind(k), position(pos) {}
   virtual ~TableRef() = default;
@@ -537,6 +551,7 @@ struct TableRef {
   int height = 1;
   std::string alias;                        // empty when not written (always empty for a join)
   std::vector<std::string> column_aliases;  // AS t(a, b)
+  std::optional<TableSample> sample;        // base tables and subqueries only
 
   std::string ToString() const;
   template <typename T>
@@ -708,11 +723,13 @@ struct ShowSettingStatement : Statement {
   std::string key;
 };
 
-// DESCRIBE [TABLE] t | DESCRIBE HISTORY t [LIMIT n] | DESCRIBE DETAIL t | DESCRIBE LAYOUT t.
+// DESCRIBE [TABLE] [EXTENDED | FORMATTED] t | DESCRIBE HISTORY t [LIMIT n] | DESCRIBE DETAIL t |
+// DESCRIBE LAYOUT t.
 struct DescribeStatement : Statement {
   enum class Kind : uint8_t { kTable, kHistory, kDetail, kLayout };
   explicit DescribeStatement(size_t pos) : Statement(StatementKind::kDescribe, pos) {}
   Kind describe_kind = Kind::kTable;
+  bool extended = false;  // kTable: EXTENDED or FORMATTED (the same in Spark)
   TableName name;
   std::optional<int64_t> limit;  // HISTORY only
 };

@@ -132,6 +132,7 @@ class Parser {
   Result<TableRefPtr> ParseTablePrimary();
   Result<std::optional<TimeTravel>> ParseTimeTravel(bool allow_for);
   Status ParseTableAlias(TableRef* ref);
+  Status ParseTableSample(TableRef* ref);  // TABLESAMPLE (...) [REPEATABLE (n)], when present
   Result<std::string> ParseOptionalAlias();
   Result<std::shared_ptr<PivotClause>> ParsePivot();      // at PIVOT
   Result<std::shared_ptr<UnpivotClause>> ParseUnpivot();  // at UNPIVOT

@@ -1,4 +1,7 @@
 // Query parsing: WITH, SELECT, VALUES, set operations, ORDER BY/LIMIT, FROM items and joins.
+#include <charconv>
+#include <cstdlib>
+
 #include "sql/parser/parser.h"
 
 namespace shoal::sql {
@@ -10,7 +13,7 @@ bool IsTableAliasStopWord(const Token& t) {
   return t.IsKeyword("VERSION") || t.IsKeyword("TIMESTAMP") || t.IsKeyword("FOR") ||
          t.IsKeyword("SET") || t.IsKeyword("WINDOW") || t.IsKeyword("QUALIFY") ||
          t.IsKeyword("REPLACE") || t.IsKeyword("ANTI") || t.IsKeyword("SEMI") || t.IsKeyword("PIVOT") ||
-         t.IsKeyword("UNPIVOT");
+         t.IsKeyword("UNPIVOT") || t.IsKeyword("TABLESAMPLE");
 }
 
 // Wraps `inner` as SELECT * FROM (inner), so that outer modifiers do not clobber inner ones.
@@ -341,7 +344,10 @@ Result<QueryPtr> Parser::ParseSelect() {
   do {
     SelectItem item;
     ASSIGN_OR_RETURN(item.expr, ParseExpr());
-    if (item.expr->kind != ExprKind::kStar) {  // * and t.* take no alias
+    if (item.expr->kind != ExprKind::kStar && PeekKeyword("AS") && PeekOperator("(", 1)) {
+      Advance();
+      ASSIGN_OR_RETURN(item.aliases, IdentifierList());
+    } else if (item.expr->kind != ExprKind::kStar) {  // * and t.* take no alias
       ASSIGN_OR_RETURN(item.alias, ParseOptionalAlias());
     } else if (PeekKeyword("EXCEPT") && PeekOperator("(", 1) && PeekIdentifier(2)) {
       Advance();
@@ -500,7 +506,69 @@ Result<std::optional<TimeTravel>> Parser::ParseTimeTravel(bool allow_for) {
   return std::optional<TimeTravel>(std::move(tt));
 }
 
+Status Parser::ParseTableSample(TableRef* ref) {
+  if (!PeekKeyword("TABLESAMPLE") || !PeekOperator("(", 1)) return Status::OK();
+  Advance();
+  Advance();
+  TableSample sample;
+  const Token& t = Peek();
+  if (AcceptKeyword("BUCKET")) {
+    sample.kind = TableSample::Kind::kBucket;
+    const Token& num = Peek();
+    ASSIGN_OR_RETURN(sample.bucket, SignedInteger());
+    RETURN_NOT_OK(ExpectKeyword("OUT"));
+    RETURN_NOT_OK(ExpectKeyword("OF"));
+    ASSIGN_OR_RETURN(sample.buckets, SignedInteger());
+    if (PeekKeyword("ON")) return ErrorAt(Peek(), "TABLESAMPLE (BUCKET ... ON column) is not supported");
+    if (sample.buckets <= 0 || sample.bucket < 0 || sample.bucket > sample.buckets) {
+      return ErrorAt(num, "TABLESAMPLE (BUCKET x OUT OF y) needs 0 <= x <= y and y > 0");
+    }
+  } else if ((t.type == TokenType::kInteger || t.type == TokenType::kDecimal || t.IsOperator("-")) &&
+             t.suffix.empty()) {
+    bool negative = AcceptOperator("-");
+    const Token& num = Peek();
+    if ((num.type != TokenType::kInteger && num.type != TokenType::kDecimal) || !num.suffix.empty()) {
+      return SyntaxError();
+    }
+    Advance();
+    if (PeekKeyword("PERCENT")) {
+      Advance();
+      sample.kind = TableSample::Kind::kPercent;
+      double p = std::strtod(num.text.c_str(), nullptr);
+      if (negative || p > 100) {
+        return ErrorAt(num, "TABLESAMPLE percentage must be between 0 and 100");
+      }
+      sample.percent = num.text;
+    } else if (PeekKeyword("ROWS")) {
+      Advance();
+      if (negative || num.type != TokenType::kInteger) {
+        return ErrorAt(num, "TABLESAMPLE (n ROWS) needs a non-negative integer");
+      }
+      sample.kind = TableSample::Kind::kRows;
+      auto [end, ec] = std::from_chars(num.text.data(), num.text.data() + num.text.size(), sample.rows);
+      if (ec != std::errc() || end != num.text.data() + num.text.size()) {
+        return ErrorAt(num, "TABLESAMPLE row count out of range");
+      }
+    } else {
+      return ErrorAt(Peek(), "TABLESAMPLE supports (p PERCENT), (n ROWS) and (BUCKET x OUT OF y); "
+                             "sampling by bytes is not supported");
+    }
+  } else {
+    return ErrorAt(t, "TABLESAMPLE supports (p PERCENT), (n ROWS) and (BUCKET x OUT OF y)");
+  }
+  RETURN_NOT_OK(ExpectOperator(")"));
+  if (AcceptKeyword("REPEATABLE")) {
+    RETURN_NOT_OK(ExpectOperator("("));
+    ASSIGN_OR_RETURN(int64_t seed, SignedInteger());
+    sample.seed = seed;
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  ref->sample = std::move(sample);
+  return Status::OK();
+}
+
 Status Parser::ParseTableAlias(TableRef* ref) {
+  RETURN_NOT_OK(ParseTableSample(ref));
   if (AcceptKeyword("AS")) {
     ASSIGN_OR_RETURN(ref->alias, AnyName());
   } else if (PeekIdentifier() && !IsTableAliasStopWord(Peek()) && !IsFetchStart(0)) {

@@ -92,6 +92,11 @@ Result<StatementPtr> Parser::ParseDescribe() {
   } else if (name_follows) {
     AcceptKeyword("TABLE");
   }
+  if (s->describe_kind == K::kTable && (PeekKeyword("EXTENDED") || PeekKeyword("FORMATTED")) &&
+      PeekIdentifier(1)) {
+    Advance();
+    s->extended = true;
+  }
   ASSIGN_OR_RETURN(s->name, ParseTableName());
   if (s->describe_kind == K::kHistory && AcceptKeyword("LIMIT")) {
     const Token& t = Peek();

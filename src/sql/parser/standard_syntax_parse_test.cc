@@ -121,6 +121,17 @@ TEST(SqlParserStandard, SemiAntiAndNaturalJoins) {
   EXPECT_EQ(Print("SELECT semi FROM t AS anti"), "SELECT semi FROM t AS anti");
 }
 
+TEST(SqlParserStandard, TableSampleBeforeTheAlias) {
+  EXPECT_EQ(Print("SELECT * FROM t TABLESAMPLE (2.5 PERCENT) s"), "SELECT * FROM t TABLESAMPLE (2.5 PERCENT) AS s");
+  EXPECT_EQ(Print("SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4) REPEATABLE (7)"),
+            "SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4) REPEATABLE (7)");
+  EXPECT_EQ(Print("SELECT * FROM (SELECT 1) TABLESAMPLE (3 ROWS) AS x(a)"),
+            "SELECT * FROM (SELECT 1) TABLESAMPLE (3 ROWS) AS x(a)");
+  // Without a parenthesis it is an alias, as before.
+  EXPECT_EQ(Print("SELECT * FROM t tablesample"), "SELECT * FROM t AS tablesample");
+  EXPECT_NE(ErrorOf("SELECT * FROM t TABLESAMPLE (100M)").find("ParserException"), std::string::npos);
+}
+
 TEST(SqlParserStandard, CreateAndDropView) {
   auto r = ParseStatement(
       "create view revenue0 (supplier_no, total_revenue) as\n"

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <string_view>
 
+#include "columnar/datetime.h"
 #include "delta/json_fields.h"
 #include "delta/schema_json.h"
 #include "scan/delta_schema.h"
 #include "sql/binder/binder.h"
+#include "sql/parser/parser.h"
 #include "sql/write/column_defaults.h"
 #include "sql/session/database_impl.h"
 #include "sql/write/generated_columns.h"
@@ -18,6 +21,9 @@
 namespace shoal::sql {
 
 namespace {
+
+// Table properties holding informational key constraints: shoal.constraint.<name> = its text.
+constexpr std::string_view kConstraintPrefix = "shoal.constraint.";
 
 std::string NormalizeRoot(std::string root) {
   while (root.size() > 1 && root.back() == '/') root.pop_back();
@@ -119,7 +125,7 @@ Status AddKeyConstraintProperties(const CreateTableStatement& c, std::map<std::s
              : k.kind == KeyConstraint::Kind::kUnique  ? table + "_uk" + std::to_string(++unique)
                                                         : table + "_fk" + std::to_string(++foreign);
     }
-    auto [it, added] = properties->emplace("shoal.constraint." + name, k.ToString());
+    auto [it, added] = properties->emplace(std::string(kConstraintPrefix) + name, k.ToString());
     if (!added) return Status::Binder("constraint \"" + name + "\" is declared twice");
   }
   return Status::OK();
@@ -275,23 +281,6 @@ Result<QueryResult> Session::RunDescribe(const Statement& s) {
     case DescribeStatement::Kind::kLayout: return RunDescribeLayout(s);
     case DescribeStatement::Kind::kTable: break;
   }
-  // Inside a transaction the table's staged metadata (ALTER TABLE) shows.
-  Catalog catalog = MakeCatalog();
-  ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog.FindView(d.name));
-  if (view) return Status::NotSupported("DESCRIBE of view " + view->name + " is not supported yet");
-  RETURN_NOT_OK(catalog.ResolveTable(d.name, {}).status());
-  std::string root = NormalizeRoot(catalog.TableRoot(d.name));
-  delta::Metadata metadata;
-  if (auto it = txns_.find(root); it != txns_.end()) {
-    metadata = it->second->txn->metadata();
-  } else {
-    auto table = scan::DeltaTable::Open(db_->fs, root);
-    if (!table.ok()) return table.status().WithContext("table " + d.name.ToString());
-    metadata = (*table)->snapshot()->metadata();
-  }
-  ASSIGN_OR_RETURN(scan::TableSchema table, scan::BuildTableSchema(metadata));
-  ASSIGN_OR_RETURN(delta::SchemaField root_field, delta::ParseSchemaJson(metadata.schema_string));
-
   auto schema = std::make_shared<columnar::Schema>();
   schema->fields.push_back({"col_name", columnar::String(), false});
   schema->fields.push_back({"data_type", columnar::String(), true});
@@ -305,22 +294,81 @@ Result<QueryResult> Session::RunDescribe(const Statement& s) {
     comment ? cols[2]->AppendString(*comment) : cols[2]->AppendNull();
     ++n;
   };
-  auto comment_of = [&](const std::string& name) -> std::optional<std::string> {
-    for (const auto& f : root_field.children) {
-      if (f.name == name && f.metadata.is_object() && f.metadata.contains("comment") &&
-          f.metadata["comment"].is_string()) {
-        return f.metadata["comment"].get<std::string>();
+  // Inside a transaction the table's staged metadata (ALTER TABLE) shows.
+  Catalog catalog = MakeCatalog();
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog.FindView(d.name));
+  if (view) {
+    // A view's columns are its query's output, bound now.
+    ASSIGN_OR_RETURN(StatementPtr select, ParseStatement("SELECT * FROM " + d.name.ToString()));
+    ExecContext ctx;
+    InitContext(&ctx);
+    columnar::SchemaPtr view_schema;
+    RETURN_NOT_OK(PlanQuery(*select->As<SelectStatement>().query, ctx, &view_schema).status());
+    for (const auto& f : view_schema->fields) row(f.name, SparkTypeName(*f.type), std::nullopt);
+    if (d.extended) {
+      row("", "", "");
+      row("# Detailed Table Information", "", "");
+      row("Name", view->name, "");
+      row("Type", temp_views_.count(Lower(view->name)) ? "TEMPORARY VIEW" : "VIEW", "");
+      row("View Text", view->sql, "");
+    }
+  } else {
+    RETURN_NOT_OK(catalog.ResolveTable(d.name, {}).status());
+    std::string root = NormalizeRoot(catalog.TableRoot(d.name));
+    delta::Metadata metadata;
+    if (auto it = txns_.find(root); it != txns_.end()) {
+      metadata = it->second->txn->metadata();
+    } else {
+      auto table = scan::DeltaTable::Open(db_->fs, root);
+      if (!table.ok()) return table.status().WithContext("table " + d.name.ToString());
+      metadata = (*table)->snapshot()->metadata();
+    }
+    ASSIGN_OR_RETURN(scan::TableSchema table, scan::BuildTableSchema(metadata));
+    ASSIGN_OR_RETURN(delta::SchemaField root_field, delta::ParseSchemaJson(metadata.schema_string));
+
+    auto comment_of = [&](const std::string& name) -> std::optional<std::string> {
+      for (const auto& f : root_field.children) {
+        if (f.name == name && f.metadata.is_object() && f.metadata.contains("comment") &&
+            f.metadata["comment"].is_string()) {
+          return f.metadata["comment"].get<std::string>();
+        }
+      }
+      return std::nullopt;
+    };
+    for (const auto& f : table.schema.fields) row(f.name, SparkTypeName(*f.type), comment_of(f.name));
+    if (!metadata.partition_columns.empty()) {
+      row("# Partition Information", "", "");
+      row("# col_name", "data_type", "comment");
+      for (const auto& p : metadata.partition_columns) {
+        for (const auto& f : table.schema.fields) {
+          if (Lower(f.name) == Lower(p)) row(f.name, SparkTypeName(*f.type), comment_of(f.name));
+        }
       }
     }
-    return std::nullopt;
-  };
-  for (const auto& f : table.schema.fields) row(f.name, SparkTypeName(*f.type), comment_of(f.name));
-  if (!metadata.partition_columns.empty()) {
-    row("# Partition Information", "", "");
-    row("# col_name", "data_type", "comment");
-    for (const auto& p : metadata.partition_columns) {
-      for (const auto& f : table.schema.fields) {
-        if (Lower(f.name) == Lower(p)) row(f.name, SparkTypeName(*f.type), comment_of(f.name));
+    if (d.extended) {
+      // Spark's detailed section, and Databricks' key constraints (kept as shoal.constraint.*).
+      row("", "", "");
+      row("# Detailed Table Information", "", "");
+      row("Name", metadata.name ? *metadata.name : d.name.IsPath() ? root : d.name.ToString(), "");
+      if (metadata.created_time) row("Created Time", columnar::FormatTimestamp(*metadata.created_time * 1000), "");
+      row("Type", d.name.IsPath() ? "EXTERNAL" : "MANAGED", "");
+      row("Provider", "delta", "");
+      row("Location", root, "");
+      std::string properties;
+      for (const auto& [k, v] : metadata.configuration) {
+        if (std::string_view(k).substr(0, kConstraintPrefix.size()) == kConstraintPrefix) continue;
+        properties += (properties.empty() ? "" : ",") + k + "=" + v;
+      }
+      row("Table Properties", "[" + properties + "]", "");
+      bool header = false;
+      for (const auto& [k, v] : metadata.configuration) {
+        if (std::string_view(k).substr(0, kConstraintPrefix.size()) != kConstraintPrefix) continue;
+        if (!header) {
+          row("", "", "");
+          row("# Constraints", "", "");
+          header = true;
+        }
+        row(k.substr(kConstraintPrefix.size()), v, "");
       }
     }
   }

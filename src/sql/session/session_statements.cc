@@ -79,6 +79,12 @@ Result<QueryResult> Session::RunShowTables(const Statement&) {
   }
   ASSIGN_OR_RETURN(std::vector<std::string> views, ListViews(*db_->fs, db_->dir));
   names.insert(names.end(), views.begin(), views.end());
+  // This connection's temporary views too; one shadows a table or view of the same name.
+  for (const auto& [lower, view] : temp_views_) {
+    auto same = [&lower](const std::string& n) { return Lower(n) == lower; };
+    names.erase(std::remove_if(names.begin(), names.end(), same), names.end());
+    names.push_back(view.name);
+  }
   std::sort(names.begin(), names.end());
   return LinesResult("name", names);
 }
