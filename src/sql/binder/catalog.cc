@@ -13,7 +13,18 @@ std::string Catalog::TableRoot(const TableName& name) const {
   if (name.IsPath()) return name.path;
   std::string rel;
   for (const std::string& p : name.parts) rel = rel.empty() ? p : rel + "/" + p;
-  return io::JoinPath(warehouse_, rel);
+  // Table names are case-insensitive (Spark): a table's directory is its lower-case name. A
+  // directory written with capitals (by an older shoal or another tool) keeps being found when
+  // no lower-case one exists.
+  std::string lower = Lower(rel);
+  std::string lower_root = io::JoinPath(warehouse_, lower);
+  if (lower == rel || !fs_) return lower_root;
+  auto lower_exists = fs_->Exists(io::JoinPath(lower_root, "_delta_log"));
+  if (lower_exists.ok() && *lower_exists) return lower_root;
+  std::string exact_root = io::JoinPath(warehouse_, rel);
+  auto exact_exists = fs_->Exists(io::JoinPath(exact_root, "_delta_log"));
+  if (exact_exists.ok() && *exact_exists) return exact_root;
+  return lower_root;
 }
 
 Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName& name,

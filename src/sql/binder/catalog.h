@@ -48,7 +48,8 @@ class Catalog {
   std::shared_ptr<const TableSource> FindRelation(const TableName& name) const;
 
   const std::shared_ptr<io::FileSystem>& fs() const { return fs_; }
-  // The directory a table name refers to (not checked).
+  // The directory a table name refers to: its lower-case name under the warehouse, or the name as
+  // written when only that directory holds a table (not checked further).
   std::string TableRoot(const TableName& name) const;
   // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
   Result<std::shared_ptr<const TableSource>> ResolveTable(const TableName& name,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "delta/json_fields.h"
+#include "sql/parser/token.h"
 
 namespace shoal::sql {
 
@@ -12,6 +13,18 @@ constexpr std::string_view kSuffix = ".json";
 
 std::string ViewFile(const std::string& warehouse, const std::string& name) {
   return io::JoinPath(ViewsDirectory(warehouse), name + std::string(kSuffix));
+}
+
+// View names are case-insensitive, as table names (catalog.h): a view's file is its lower-case
+// name; a file written with capitals (by an older shoal) is used when no lower-case one exists.
+Result<std::string> ViewPath(io::FileSystem& fs, const std::string& warehouse, const std::string& name) {
+  std::string lower = ViewFile(warehouse, Lower(name));
+  std::string exact = ViewFile(warehouse, name);
+  if (exact == lower) return lower;
+  ASSIGN_OR_RETURN(bool lower_exists, fs.Exists(lower));
+  if (lower_exists) return lower;
+  ASSIGN_OR_RETURN(bool exact_exists, fs.Exists(exact));
+  return exact_exists ? exact : lower;
 }
 
 Result<ViewDefinition> DecodeView(const std::string& text, const std::string& path) {
@@ -51,7 +64,7 @@ Status CheckViewName(const std::string& name) {
 Result<std::optional<ViewDefinition>> ReadView(io::FileSystem& fs, const std::string& warehouse,
                                                const std::string& name) {
   if (!CheckViewName(name).ok()) return std::optional<ViewDefinition>();
-  std::string path = ViewFile(warehouse, name);
+  ASSIGN_OR_RETURN(std::string path, ViewPath(fs, warehouse, name));
   ASSIGN_OR_RETURN(bool exists, fs.Exists(path));
   if (!exists) return std::optional<ViewDefinition>();
   ASSIGN_OR_RETURN(std::string text, fs.ReadAll(path));
@@ -66,12 +79,13 @@ Status WriteView(io::FileSystem& fs, const std::string& warehouse, const ViewDef
   j["sql"] = view.sql;
   j["columns"] = delta::Json(view.columns);
   RETURN_NOT_OK(fs.CreateDirs(ViewsDirectory(warehouse)));
-  return fs.WriteAtomic(ViewFile(warehouse, view.name), delta::JsonText(j, 2) + "\n");
+  ASSIGN_OR_RETURN(std::string path, ViewPath(fs, warehouse, view.name));
+  return fs.WriteAtomic(path, delta::JsonText(j, 2) + "\n");
 }
 
 Result<bool> DeleteView(io::FileSystem& fs, const std::string& warehouse, const std::string& name) {
   if (!CheckViewName(name).ok()) return false;
-  std::string path = ViewFile(warehouse, name);
+  ASSIGN_OR_RETURN(std::string path, ViewPath(fs, warehouse, name));
   ASSIGN_OR_RETURN(bool exists, fs.Exists(path));
   if (!exists) return false;
   RETURN_NOT_OK(fs.Delete(path));

@@ -730,6 +730,11 @@ std::string AlterToString(const AlterTableStatement& s) {
     case A::kDropConstraint:
       return out + "DROP CONSTRAINT " + (s.if_exists ? "IF EXISTS " : "") +
              QuoteIdentifier(s.constraint_name);
+    case A::kAddKeyConstraint:
+      out += "ADD ";
+      if (!s.key_constraint.name.empty()) out += "CONSTRAINT " + QuoteIdentifier(s.key_constraint.name) + " ";
+      return out + s.key_constraint.ToString();
+    case A::kDropPrimaryKey: return out + "DROP PRIMARY KEY" + (s.if_exists ? " IF EXISTS" : "");
   }
   return out;
 }

@@ -839,6 +839,8 @@ struct AlterTableStatement : Statement {
     kDropConstraint,    // constraint_name, if_exists
     kSetDefault,        // column, default_value (ALTER COLUMN c SET DEFAULT expr)
     kDropDefault,       // column (ALTER COLUMN c DROP DEFAULT)
+    kAddKeyConstraint,  // key_constraint (ADD [CONSTRAINT name] PRIMARY KEY | UNIQUE | FOREIGN KEY ...)
+    kDropPrimaryKey,    // if_exists (DROP PRIMARY KEY [IF EXISTS])
   };
   explicit AlterTableStatement(size_t pos) : Statement(StatementKind::kAlterTable, pos) {}
   TableName table;
@@ -851,6 +853,7 @@ struct AlterTableStatement : Statement {
   Properties properties;
   std::vector<std::string> property_keys;
   CheckConstraint constraint;
+  KeyConstraint key_constraint;
   std::string constraint_name;
   ExprPtr default_value;
 };

@@ -154,6 +154,12 @@ Result<KeyConstraint> Parser::ParseKeyConstraint(std::string name, const std::st
     if (t.IsKeyword("FOREIGN")) {
       if (column) return ErrorAt(t, "a column's foreign key is written REFERENCES table (column)");
       Advance();  // KEY
+      // FOREIGN KEY name (cols): the name before the columns (DB2, as TPC-H's dss.ri writes it).
+      if (PeekIdentifier() && PeekOperator("(", 1)) {
+        const Token& n = Advance();
+        if (!k.name.empty()) return ErrorAt(n, "a foreign key named twice (CONSTRAINT name and FOREIGN KEY name)");
+        k.name = n.text;
+      }
       ASSIGN_OR_RETURN(k.columns, IdentifierList());
       RETURN_NOT_OK(ExpectKeyword("REFERENCES"));
     } else if (!column) {
@@ -288,6 +294,15 @@ Result<StatementPtr> Parser::ParseAlter() {
   ASSIGN_OR_RETURN(s->table, ParseTableName());
   const Token& t = Advance();
   if (t.IsKeyword("ADD")) {
+    if (PeekKeyConstraint() || (PeekKeyword("CONSTRAINT") && PeekKeyConstraint(2))) {
+      std::string name;
+      if (AcceptKeyword("CONSTRAINT")) {
+        ASSIGN_OR_RETURN(name, Identifier());
+      }
+      s->action = A::kAddKeyConstraint;
+      ASSIGN_OR_RETURN(s->key_constraint, ParseKeyConstraint(std::move(name), nullptr));
+      return StatementPtr(std::move(s));
+    }
     if (AcceptKeyword("CONSTRAINT")) {
       s->action = A::kAddConstraint;
       ASSIGN_OR_RETURN(s->constraint, ParseCheckConstraint());
@@ -311,6 +326,18 @@ Result<StatementPtr> Parser::ParseAlter() {
     RETURN_NOT_OK(ExpectKeyword("TO"));
     ASSIGN_OR_RETURN(s->new_name, Identifier());
   } else if (t.IsKeyword("DROP")) {
+    if (PeekKeyword("PRIMARY") && PeekKeyword("KEY", 1)) {
+      Advance();
+      Advance();
+      s->action = A::kDropPrimaryKey;
+      if (AcceptKeyword("IF")) {
+        RETURN_NOT_OK(ExpectKeyword("EXISTS"));
+        s->if_exists = true;
+      }
+      if (PeekKeyword("CASCADE")) return ErrorAt(Peek(), "DROP PRIMARY KEY CASCADE is not supported");
+      AcceptKeyword("RESTRICT");
+      return StatementPtr(std::move(s));
+    }
     if (AcceptKeyword("CONSTRAINT")) {
       s->action = A::kDropConstraint;
       if (AcceptKeyword("IF")) {

@@ -13,6 +13,7 @@
 #include "sql/parser/parser.h"
 #include "sql/write/column_defaults.h"
 #include "sql/session/database_impl.h"
+#include "sql/session/key_constraints.h"
 #include "sql/write/generated_columns.h"
 #include "sql/session/query_result_impl.h"
 #include "sql/session/session.h"
@@ -21,9 +22,6 @@
 namespace shoal::sql {
 
 namespace {
-
-// Table properties holding informational key constraints: shoal.constraint.<name> = its text.
-constexpr std::string_view kConstraintPrefix = "shoal.constraint.";
 
 std::string NormalizeRoot(std::string root) {
   while (root.size() > 1 && root.back() == '/') root.pop_back();
@@ -109,28 +107,6 @@ Status DeclaredSchema(const CreateTableStatement& c, columnar::Schema* schema, t
   return ValidateGenerationExpressions(*schema, generation);
 }
 
-// Informational key constraints are kept in the table's configuration as
-// `shoal.constraint.<name>` = their text (Delta has no field for them; other engines ignore
-// unknown keys). Unnamed ones are named as Databricks does: <table>_pk, <table>_uk<N>, <table>_fk<N>.
-Status AddKeyConstraintProperties(const CreateTableStatement& c, std::map<std::string, std::string>* properties) {
-  int primary = 0, unique = 0, foreign = 0;
-  const std::string table = c.name.parts.empty() ? std::string("table") : c.name.parts.back();
-  for (const KeyConstraint& k : c.key_constraints) {
-    std::string name = k.name;
-    if (k.kind == KeyConstraint::Kind::kPrimaryKey && ++primary > 1) {
-      return Status::Binder("a table has at most one PRIMARY KEY");
-    }
-    if (name.empty()) {
-      name = k.kind == KeyConstraint::Kind::kPrimaryKey ? table + "_pk"
-             : k.kind == KeyConstraint::Kind::kUnique  ? table + "_uk" + std::to_string(++unique)
-                                                        : table + "_fk" + std::to_string(++foreign);
-    }
-    auto [it, added] = properties->emplace(std::string(kConstraintPrefix) + name, k.ToString());
-    if (!added) return Status::Binder("constraint \"" + name + "\" is declared twice");
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Result<QueryResult> Session::RunCreateTable(const Statement& s) {
@@ -158,7 +134,10 @@ Result<QueryResult> Session::RunCreateTable(const Statement& s) {
   options.description = c.comment;
   std::map<std::string, std::string> properties;
   for (const auto& [k, v] : c.properties) properties[k] = v;
-  RETURN_NOT_OK(AddKeyConstraintProperties(c, &properties));
+  const std::string table_name = c.name.parts.empty() ? std::string("table") : c.name.parts.back();
+  for (const KeyConstraint& k : c.key_constraints) {
+    RETURN_NOT_OK(AddKeyConstraint(k, table_name, schema, &properties).status());
+  }
   if (c.as_query) {
     ExecContext ctx;
     InitContext(&ctx);
@@ -356,19 +335,19 @@ Result<QueryResult> Session::RunDescribe(const Statement& s) {
       row("Location", root, "");
       std::string properties;
       for (const auto& [k, v] : metadata.configuration) {
-        if (std::string_view(k).substr(0, kConstraintPrefix.size()) == kConstraintPrefix) continue;
+        if (IsKeyConstraintProperty(k)) continue;
         properties += (properties.empty() ? "" : ",") + k + "=" + v;
       }
       row("Table Properties", "[" + properties + "]", "");
       bool header = false;
       for (const auto& [k, v] : metadata.configuration) {
-        if (std::string_view(k).substr(0, kConstraintPrefix.size()) != kConstraintPrefix) continue;
+        if (!IsKeyConstraintProperty(k)) continue;
         if (!header) {
           row("", "", "");
           row("# Constraints", "", "");
           header = true;
         }
-        row(k.substr(kConstraintPrefix.size()), v, "");
+        row(k.substr(kKeyConstraintPrefix.size()), v, "");
       }
     }
   }

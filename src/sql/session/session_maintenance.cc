@@ -8,6 +8,7 @@
 #include "sql/binder/catalog.h"
 #include "sql/write/column_defaults.h"
 #include "sql/session/database_impl.h"
+#include "sql/session/key_constraints.h"
 #include "sql/session/maintenance_result.h"
 #include "sql/session/maintenance_statement.h"
 #include "sql/parser/parser.h"
@@ -34,7 +35,9 @@ std::string AlterOperation(Action a) {
     case Action::kSetNotNull:
     case Action::kDropNotNull: return "CHANGE COLUMN";
     case Action::kAddConstraint: return "ADD CONSTRAINT";
-    case Action::kDropConstraint: return "DROP CONSTRAINT";
+    case Action::kDropConstraint:
+    case Action::kDropPrimaryKey: return "DROP CONSTRAINT";
+    case Action::kAddKeyConstraint: return "ADD CONSTRAINT";
     case Action::kSetDefault:
     case Action::kDropDefault: return "CHANGE COLUMN";
   }
@@ -83,8 +86,28 @@ Result<table::AlterResult> ComputeAlter(const AlterTableStatement& a, const delt
     case Action::kDropNotNull: return table::SetColumnNullable(meta, protocol, a.column, true);
     case Action::kAddConstraint:
       return table::AddCheckConstraint(meta, protocol, a.constraint.name, a.constraint.expr->ToString());
-    case Action::kDropConstraint:
+    case Action::kDropConstraint: {
+      // A key constraint of that name, else a CHECK constraint.
+      for (const auto& [k, v] : meta.configuration) {
+        if (IsKeyConstraintProperty(k) && Lower(k.substr(kKeyConstraintPrefix.size())) == Lower(a.constraint_name)) {
+          return table::UnsetProperties(meta, protocol, {k}, false, table_name);
+        }
+      }
       return table::DropCheckConstraint(meta, protocol, a.constraint_name, a.if_exists, table_name);
+    }
+    case Action::kAddKeyConstraint: {
+      ASSIGN_OR_RETURN(scan::TableSchema t, scan::BuildTableSchema(meta));
+      std::map<std::string, std::string> configuration(meta.configuration.begin(), meta.configuration.end());
+      const std::string short_name = a.table.IsPath() ? std::string("table") : a.table.parts.back();
+      ASSIGN_OR_RETURN(std::string key, AddKeyConstraint(a.key_constraint, short_name, t.schema, &configuration));
+      return table::SetProperties(meta, protocol, {{key, configuration[key]}});
+    }
+    case Action::kDropPrimaryKey: {
+      std::map<std::string, std::string> configuration(meta.configuration.begin(), meta.configuration.end());
+      std::string key = PrimaryKeyProperty(configuration);
+      if (key.empty()) return Status::Binder("table " + table_name + " has no PRIMARY KEY");
+      return table::UnsetProperties(meta, protocol, {key}, false, table_name);
+    }
     case Action::kSetDefault: {
       ASSIGN_OR_RETURN(scan::TableSchema t, scan::BuildTableSchema(meta));
       int c = t.Find(a.column);
@@ -105,6 +128,11 @@ Result<QueryResult> Session::RunAlterTable(const Statement& s) {
   std::string name = a.table.ToString();
   ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, a.table));
   const auto& snap = *latest->snapshot();
+  if (a.action == Action::kDropPrimaryKey && a.if_exists) {
+    std::map<std::string, std::string> configuration(snap.metadata().configuration.begin(),
+                                                     snap.metadata().configuration.end());
+    if (PrimaryKeyProperty(configuration).empty()) return QueryResult();  // nothing to drop, nothing written
+  }
   ASSIGN_OR_RETURN(table::AlterResult first, ComputeAlter(a, snap.metadata(), snap.protocol(), name));
 
   // Existing rows must satisfy a new NOT NULL or CHECK constraint.
