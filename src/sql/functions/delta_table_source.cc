@@ -2,6 +2,7 @@
 
 #include "sql/functions/column_statistics.h"
 #include "sql/functions/query_log_recorder.h"
+#include "table/key_constraints.h"
 
 namespace shoal::sql {
 namespace {
@@ -51,6 +52,22 @@ DeltaTableSource::DeltaTableSource(std::shared_ptr<const scan::DeltaTable> table
 
 std::string DeltaTableSource::ToString() const {
   return "delta_scan(" + name_ + ", version " + std::to_string(table_->snapshot()->version()) + ")";
+}
+
+std::vector<std::vector<int>> DeltaTableSource::UniqueKeys() const {
+  std::vector<std::vector<int>> keys;
+  for (const auto& [key, text] : table_->snapshot()->metadata().configuration) {
+    std::optional<std::vector<std::string>> columns = table::RelyUniqueKeyColumns(key, text);
+    if (!columns) continue;
+    std::vector<int> indices;
+    for (const std::string& c : *columns) {
+      int i = schema().Find(c);
+      if (i < 0) break;
+      indices.push_back(i);
+    }
+    if (indices.size() == columns->size()) keys.push_back(std::move(indices));
+  }
+  return keys;
 }
 
 std::optional<ColumnStats> DeltaTableSource::ColumnStatistics(int column) const {

@@ -27,6 +27,7 @@ class DeltaTableSource final : public TableSource {
   std::optional<int64_t> EstimatedRows() const override { return table_->EstimatedRows(); }
   std::optional<ColumnStats> ColumnStatistics(int column) const override;
   bool ExactFilters() const override { return true; }
+  std::vector<std::vector<int>> UniqueKeys() const override;
   Result<std::unique_ptr<Scan>> Open(const ScanRequest& request) const override;
 
   const std::shared_ptr<const scan::DeltaTable>& table() const { return table_; }

@@ -85,6 +85,9 @@ class TableSource {
   virtual std::optional<ColumnStats> ColumnStatistics(int column) const { return std::nullopt; }
   // True when Open applies ScanRequest::filters exactly (the executor may drop its filter).
   virtual bool ExactFilters() const { return false; }
+  // Sets of source columns whose values the optimizer may take as unique across rows (a Delta
+  // table's PRIMARY KEY / UNIQUE constraints declared RELY); a NULL in one is never a match.
+  virtual std::vector<std::vector<int>> UniqueKeys() const { return {}; }
   virtual Result<std::unique_ptr<Scan>> Open(const ScanRequest& request) const = 0;
 };
 

@@ -221,7 +221,7 @@ std::optional<ColumnEstimate> CardinalityEstimator::Column(const PlanEstimate& i
   if (const auto& s = it->second) {
     c.min = s->min;
     c.max = s->max;
-    if (s->distinct_count) {
+    if (s->distinct_count && !c.unique) {
       double d = std::min(*s->distinct_count, std::max(1.0, in.rows));
       c.distinct = c.distinct >= 0 ? std::min(c.distinct, d) : d;
     }
@@ -242,6 +242,15 @@ PlanEstimate CardinalityEstimator::EstimateGet(const LogicalOperator& op) {
       c.source_rows = e.rows;
     }
     e.columns.push_back(std::move(c));
+  }
+  // A one-column RELY key (PRIMARY KEY / UNIQUE): as many distinct values as rows.
+  for (const std::vector<int>& key : op.source->UniqueKeys()) {
+    if (key.size() != 1) continue;
+    for (size_t i = 0; i < op.projected.size() && i < e.columns.size(); ++i) {
+      if (op.projected[i] != key[0]) continue;
+      e.columns[i].distinct = e.rows;
+      e.columns[i].unique = true;
+    }
   }
   double s = 1;
   if (!op.filters.empty()) s = AndSelectivity(op.filters, e);

@@ -23,6 +23,7 @@ namespace shoal::sql {
 // only the columns a predicate, key or group uses cost a statistics lookup.
 struct ColumnEstimate {
   double distinct = -1;  // < 0: unknown
+  bool unique = false;   // a RELY key of its table: distinct is the row count, whatever statistics say
   std::optional<columnar::Value> min, max;
   double null_fraction = 0;
   const TableSource* source = nullptr;  // statistics not loaded yet

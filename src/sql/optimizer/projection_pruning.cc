@@ -1,6 +1,7 @@
 #include "sql/optimizer/projection_pruning.h"
 
 #include "sql/optimizer/expr_rewrite.h"
+#include "sql/optimizer/unique_keys.h"
 
 namespace shoal::sql {
 
@@ -16,6 +17,23 @@ void Mark(const ExprPtr& e, std::vector<bool>* need, int offset = 0) {
     int i = c - offset;
     if (i >= 0 && i < static_cast<int>(need->size())) (*need)[i] = true;
   }
+}
+
+// Join elimination: a LEFT JOIN none of whose right columns is used, where each left row
+// matches at most one right row (the right side is unique on its equi-join columns: a RELY key
+// or GROUP BY columns), outputs exactly its left rows. Extra ON conditions and non-column keys
+// only lower the number of matches, so they do not matter.
+bool LeftJoinIsItsLeftInput(const LogicalOperator& op, const std::vector<bool>& required) {
+  if (op.join_type != LogicalJoinType::kLeft || op.subquery) return false;
+  const size_t lw = op.children[0]->columns.size();
+  for (size_t i = lw; i < required.size(); ++i) {
+    if (required[i]) return false;
+  }
+  std::vector<int> keys;
+  for (const auto& k : op.right_keys) {
+    if (k->kind == expr::ExprKind::kColumnRef) keys.push_back(k->column);
+  }
+  return IsUniqueOn(*op.children[1], keys);
 }
 
 // Prunes `op` to the required output columns (it may keep more); returns old -> new indices.
@@ -186,6 +204,15 @@ Result<std::vector<int>> Prune(LogicalOperator* op, const std::vector<bool>& req
     case LogicalKind::kJoin: {
       const size_t lw = op->children[0]->columns.size();
       const size_t rw = op->children[1]->columns.size();
+      if (LeftJoinIsItsLeftInput(*op, required)) {
+        std::vector<bool> ln(required.begin(), required.begin() + static_cast<std::ptrdiff_t>(lw));
+        ASSIGN_OR_RETURN(auto lm, Prune(op->children[0].get(), ln));
+        LogicalPtr left = std::move(op->children[0]);
+        *op = std::move(*left);
+        std::vector<int> mapping(width, -1);
+        for (size_t i = 0; i < lw; ++i) mapping[i] = lm[i];
+        return mapping;
+      }
       const std::vector<columnar::Field> old_columns = op->columns;
       auto ln = Need(lw), rn = Need(rw);
       const bool mark = op->join_type == LogicalJoinType::kMark;

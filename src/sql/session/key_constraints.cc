@@ -4,25 +4,6 @@
 
 namespace shoal::sql {
 
-namespace {
-
-constexpr std::string_view kPrimaryKeyText = "PRIMARY KEY";
-
-}  // namespace
-
-bool IsKeyConstraintProperty(std::string_view key) {
-  return key.substr(0, kKeyConstraintPrefix.size()) == kKeyConstraintPrefix;
-}
-
-std::string PrimaryKeyProperty(const std::map<std::string, std::string>& configuration) {
-  for (const auto& [k, v] : configuration) {
-    if (IsKeyConstraintProperty(k) && std::string_view(v).substr(0, kPrimaryKeyText.size()) == kPrimaryKeyText) {
-      return k;
-    }
-  }
-  return "";
-}
-
 Result<std::string> AddKeyConstraint(const KeyConstraint& k, const std::string& table, const columnar::Schema& schema,
                                      std::map<std::string, std::string>* configuration) {
   const bool primary = k.kind == KeyConstraint::Kind::kPrimaryKey;

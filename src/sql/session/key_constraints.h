@@ -1,7 +1,5 @@
-// Informational key constraints (PRIMARY KEY, UNIQUE, FOREIGN KEY ... NOT ENFORCED, as
-// Databricks keeps them): Delta has no field for them, so shoal keeps each in the table's
-// configuration as `shoal.constraint.<name>` = its text (other engines ignore unknown keys).
-// Shared by CREATE TABLE and ALTER TABLE ADD / DROP.
+// Writing informational key constraints into a table's configuration (table/key_constraints.h
+// says how they are kept). Shared by CREATE TABLE and ALTER TABLE ADD / DROP.
 #pragma once
 
 #include <map>
@@ -11,13 +9,13 @@
 #include "columnar/type.h"
 #include "shoal/status.h"
 #include "sql/parser/ast.h"
+#include "table/key_constraints.h"
 
 namespace shoal::sql {
 
-inline constexpr std::string_view kKeyConstraintPrefix = "shoal.constraint.";
-
-// True for a configuration key that holds a key constraint.
-bool IsKeyConstraintProperty(std::string_view key);
+using table::IsKeyConstraintProperty;
+using table::kKeyConstraintPrefix;
+using table::PrimaryKeyProperty;
 
 // Adds `k` to `configuration` and returns the property key it used. An unnamed constraint is
 // named as Databricks does: <table>_pk, <table>_uk<N>, <table>_fk<N> (N the first free number).
@@ -25,8 +23,5 @@ bool IsKeyConstraintProperty(std::string_view key);
 // already has a PRIMARY KEY, or the name is taken.
 Result<std::string> AddKeyConstraint(const KeyConstraint& k, const std::string& table, const columnar::Schema& schema,
                                      std::map<std::string, std::string>* configuration);
-
-// The property key of the table's PRIMARY KEY, or empty.
-std::string PrimaryKeyProperty(const std::map<std::string, std::string>& configuration);
 
 }  // namespace shoal::sql
