@@ -325,7 +325,7 @@ Result<AlterResult> SetProperties(const delta::Metadata& metadata, const delta::
     out.configuration["delta.columnMapping.maxColumnId"] = std::to_string(max_id);
   }
   RETURN_NOT_OK(ParseTableProperties(out.configuration).status());
-  RETURN_NOT_OK(ValidateLocalSortMetadata(out));
+  RETURN_NOT_OK(ValidateColumnProperties(out));
   // Protocol: features the new metadata needs, explicit feature requests and legacy versions.
   delta::Metadata probe = out;
   for (const auto& f : explicit_features) probe.configuration["delta.feature." + f] = "supported";

@@ -1,6 +1,7 @@
 #include "table/data_file_writer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <deque>
 #include <limits>
@@ -158,6 +159,12 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(std::shared_ptr<io:
     data_types.push_back(f.type);
     w->physical_schema_.fields.push_back({phys, PhysicalType(df, f.type, mapped), f.nullable});
     if (f.type->IsStringLike()) b.encoding(phys, parquet::Encoding::kDeltaLengthByteArray);
+    std::string lower_name = f.name;
+    std::transform(lower_name.begin(), lower_name.end(), lower_name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (auto bloom = w->props_.bloom_filters.find(lower_name); bloom != w->props_.bloom_filters.end()) {
+      b.bloom_filter(phys, bloom->second.num_items, bloom->second.fpp);
+    }
     if (id_mode) {
       // Field ids for top-level columns and struct fields below them.
       std::function<void(const delta::SchemaField&, const std::string&)> ids = [&](const delta::SchemaField& node,

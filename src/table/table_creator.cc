@@ -163,7 +163,7 @@ Result<std::vector<delta::Action>> CreateTableActions(const std::string& name, c
   meta.partition_columns = parts;
   meta.configuration = config;
   meta.created_time = now;
-  RETURN_NOT_OK(ValidateLocalSortMetadata(meta));
+  RETURN_NOT_OK(ValidateColumnProperties(meta));
 
   // Explicit features (delta.feature.*) come from the original properties.
   delta::Metadata with_features = meta;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <set>
 
 #include "scan/delta_schema.h"
@@ -151,12 +152,46 @@ static Status ParseLocalSortProperty(const std::string& k, const std::string& ke
   return Status::OK();
 }
 
+// Parses "fpp=0.1, numItems=1000" (either may be left out; names case-insensitive).
+static Result<BloomFilterSpec> ParseBloomFilterSpec(const std::string& key, const std::string& value) {
+  BloomFilterSpec spec;
+  std::string_view rest = value;
+  const char* expected = "fpp=<0..1>, numItems=<positive integer>";
+  while (!Trim(rest).empty()) {
+    size_t comma = rest.find(',');
+    std::string_view part = Trim(rest.substr(0, comma));
+    size_t eq = part.find('=');
+    if (eq == std::string_view::npos) return Bad(key, value, expected);
+    std::string name = Lower(Trim(part.substr(0, eq)));
+    std::string v(Trim(part.substr(eq + 1)));
+    char* end = nullptr;
+    if (name == "fpp") {
+      spec.fpp = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(spec.fpp > 0 && spec.fpp < 1)) return Bad(key, value, expected);
+    } else if (name == "numitems") {
+      spec.num_items = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || spec.num_items <= 0) return Bad(key, value, expected);
+    } else {
+      return Bad(key, value, expected);
+    }
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return spec;
+}
+
 Result<TableProperties> ParseTableProperties(const std::map<std::string, std::string>& config) {
   TableProperties p;
   for (const auto& [key, value] : config) {
     std::string k = Lower(key);
     if (k.starts_with("shoal.localsort.")) {
       RETURN_NOT_OK(ParseLocalSortProperty(k, key, value, &p));
+      continue;
+    }
+    if (k.starts_with("shoal.bloomfilter.")) {
+      const std::string column = k.substr(18);
+      if (column.empty()) return Bad(key, value, "a column name after shoal.bloomFilter.");
+      ASSIGN_OR_RETURN(p.bloom_filters[column], ParseBloomFilterSpec(key, value));
       continue;
     }
     if (!k.starts_with("delta.")) continue;
@@ -263,11 +298,28 @@ Status ValidateLocalSortColumns(const TableProperties& props, const columnar::Sc
   return Status::OK();
 }
 
-Status ValidateLocalSortMetadata(const delta::Metadata& metadata) {
+Status ValidateBloomFilterColumns(const TableProperties& props, const columnar::Schema& schema) {
+  for (const auto& [name, spec] : props.bloom_filters) {
+    int i = schema.Find(name);
+    if (i < 0) {
+      return Status::InvalidArgument("table property shoal.bloomFilter." + name +
+                                     " names a column the table does not have");
+    }
+    const columnar::DataType& type = *schema[i].type;
+    if (type.id() == columnar::TypeId::kBoolean || type.IsNested()) {
+      return Status::InvalidArgument("table property shoal.bloomFilter." + name + ": no bloom filter for column '" +
+                                     schema[i].name + "' of type " + type.ToString());
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateColumnProperties(const delta::Metadata& metadata) {
   ASSIGN_OR_RETURN(TableProperties props, ParseTableProperties(metadata.configuration));
-  if (props.local_sort_columns.empty()) return Status::OK();
+  if (props.local_sort_columns.empty() && props.bloom_filters.empty()) return Status::OK();
   ASSIGN_OR_RETURN(scan::TableSchema schema, scan::BuildTableSchema(metadata));
-  return ValidateLocalSortColumns(props, schema.schema);
+  RETURN_NOT_OK(ValidateLocalSortColumns(props, schema.schema));
+  return ValidateBloomFilterColumns(props, schema.schema);
 }
 
 }  // namespace shoal::table

@@ -28,6 +28,13 @@ enum class LocalSortMode : uint8_t { kLexicographic, kZOrder };
 // ranges.
 enum class LocalSortScope : uint8_t { kFile, kWrite };
 
+// A Parquet bloom filter written for one column of every data file (shoal.bloomFilter.<column> =
+// "fpp=0.1, numItems=1000000"; Databricks' CREATE BLOOMFILTER INDEX options and defaults).
+struct BloomFilterSpec {
+  double fpp = 0.1;             // false-positive probability, in (0, 1)
+  int64_t num_items = 1000000;  // distinct values expected per file (sizes the filter)
+};
+
 // Every delta.* setting shoal acts on, with Delta's defaults.
 struct TableProperties {
   bool append_only = false;                  // delta.appendOnly
@@ -54,6 +61,8 @@ struct TableProperties {
   int64_t local_sort_memory_limit = int64_t{256} << 20;           // shoal.localSort.memoryLimit
   LocalSortScope local_sort_scope = LocalSortScope::kFile;        // shoal.localSort.scope
   bool local_sort_auto = false;  // shoal.localSort.auto (validated; the advisor acts on it)
+  // shoal.bloomFilter.<column>: bloom filters to write, by lower-case column name.
+  std::map<std::string, BloomFilterSpec> bloom_filters;
 };
 
 // Parses and validates a configuration map. InvalidArgument naming the key for an unknown
@@ -65,10 +74,14 @@ Result<TableProperties> ParseTableProperties(const std::map<std::string, std::st
 // strings, binary, dates, times, timestamps). InvalidArgument naming the column otherwise.
 Status ValidateLocalSortColumns(const TableProperties& props, const columnar::Schema& schema);
 
-// Checks a table's shoal.localSort.* configuration against its own schema, as CREATE TABLE and
-// ALTER TABLE SET TBLPROPERTIES must before committing (the writer checks again when it sorts).
-// InvalidArgument naming the property and column; OK when no sort columns are set.
-Status ValidateLocalSortMetadata(const delta::Metadata& metadata);
+// Checks shoal.bloomFilter.<column> keys against the table's logical schema: each names a
+// top-level column of a type Parquet bloom filters hold (not BOOLEAN, not nested).
+Status ValidateBloomFilterColumns(const TableProperties& props, const columnar::Schema& schema);
+
+// Checks a table's shoal.localSort.* and shoal.bloomFilter.* configuration against its own
+// schema, as CREATE TABLE and ALTER TABLE SET TBLPROPERTIES must before committing (the writer
+// checks again). InvalidArgument naming the property and column.
+Status ValidateColumnProperties(const delta::Metadata& metadata);
 
 // Parses Delta's interval syntax "interval 7 days" (also "7 days"); units week(s), day(s),
 // hour(s), minute(s), second(s), millisecond(s). Result in milliseconds.

@@ -160,6 +160,7 @@ class Parser {
   Result<StatementPtr> ParseCopy();
   Result<StatementPtr> ParseCreate();
   Result<StatementPtr> ParseDrop();
+  Result<StatementPtr> ParseBloomFilterIndex(size_t position, bool create);  // at BLOOMFILTER
   // CREATE [OR REPLACE] VIEW after CREATE [OR REPLACE]; DROP VIEW after DROP (parser_view.cc).
   Result<StatementPtr> ParseCreateView(size_t pos, bool or_replace);
   Result<StatementPtr> ParseDropView(size_t pos);

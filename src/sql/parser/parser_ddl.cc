@@ -26,8 +26,8 @@ Result<StatementPtr> Parser::ParseCreate() {
                            "'true' to let shoal choose) or OPTIMIZE t ZORDER BY (c)");
   }
   if (PeekKeyword("BLOOMFILTER") && PeekKeyword("INDEX", 1)) {
-    return ErrorAt(Peek(), "CREATE BLOOMFILTER INDEX is not supported yet: shoal reads Parquet bloom filters but "
-                           "does not write them");
+    if (s->or_replace) return ErrorAt(Peek(), "CREATE OR REPLACE BLOOMFILTER INDEX is not supported");
+    return ParseBloomFilterIndex(s->position, true);
   }
   if (PeekKeyword("GLOBAL") && (PeekKeyword("TEMPORARY", 1) || PeekKeyword("TEMP", 1))) {
     return ErrorAt(Peek(), "CREATE GLOBAL TEMPORARY VIEW is not supported (use CREATE TEMPORARY VIEW or CREATE VIEW)");
@@ -274,9 +274,73 @@ Result<IdentitySpec> Parser::ParseIdentity(bool always) {
   return spec;
 }
 
+// CREATE BLOOMFILTER INDEX ON [TABLE] t FOR COLUMNS (c [OPTIONS (fpp = x, numItems = n)], ...)
+// [OPTIONS (...)] (Databricks) sets shoal.bloomFilter.<c> (table/table_properties.h), so every
+// later write puts a Parquet bloom filter for c in its files; DROP BLOOMFILTER INDEX ON t FOR
+// COLUMNS (c, ...) unsets it. Both are ALTER TABLE statements; at BLOOMFILTER.
+Result<StatementPtr> Parser::ParseBloomFilterIndex(size_t position, bool create) {
+  Advance();  // BLOOMFILTER
+  Advance();  // INDEX
+  auto s = Make<AlterTableStatement>(position);
+  RETURN_NOT_OK(ExpectKeyword("ON"));
+  AcceptKeyword("TABLE");
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
+  RETURN_NOT_OK(ExpectKeyword("FOR"));
+  RETURN_NOT_OK(ExpectKeyword("COLUMNS"));
+  RETURN_NOT_OK(ExpectOperator("("));
+  // Per column: its options as written ("" when none); table-level OPTIONS come first.
+  auto options = [&]() -> Result<std::string> {
+    RETURN_NOT_OK(ExpectOperator("("));
+    std::string out;
+    do {
+      const Token& name = Peek();
+      ASSIGN_OR_RETURN(std::string key, Identifier());
+      if (Lower(key) != "fpp" && Lower(key) != "numitems") {
+        return ErrorAt(name, "a bloom filter option is fpp or numItems");
+      }
+      AcceptOperator("=");
+      const Token& v = Peek();
+      if (v.type != TokenType::kInteger && v.type != TokenType::kDecimal && v.type != TokenType::kFloat) {
+        return ErrorAt(v, "a bloom filter option's value is a number");
+      }
+      out += (out.empty() ? "" : ", ") + key + "=" + Advance().text;
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+    return out;
+  };
+  std::vector<std::pair<std::string, std::string>> columns;
+  do {
+    ASSIGN_OR_RETURN(std::string c, Identifier());
+    std::string opts;
+    if (create && AcceptKeyword("OPTIONS")) {
+      ASSIGN_OR_RETURN(opts, options());
+    }
+    columns.emplace_back(Lower(c), std::move(opts));
+  } while (AcceptOperator(","));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  std::string table_options;
+  if (create && AcceptKeyword("OPTIONS")) {
+    ASSIGN_OR_RETURN(table_options, options());
+  }
+  for (auto& [c, opts] : columns) {
+    std::string key = "shoal.bloomFilter." + c;
+    if (!create) {
+      s->property_keys.push_back(key);
+      continue;
+    }
+    // Later settings win when the spec is parsed: the table's options, then the column's.
+    std::string value = table_options;
+    if (!opts.empty()) value += (value.empty() ? "" : ", ") + opts;
+    s->properties.emplace_back(key, value);
+  }
+  s->action = create ? AlterTableStatement::Action::kSetProperties : AlterTableStatement::Action::kUnsetProperties;
+  return StatementPtr(std::move(s));
+}
+
 Result<StatementPtr> Parser::ParseDrop() {
   const Token& drop = Advance();
   if (PeekKeyword("VIEW")) return ParseDropView(drop.offset);
+  if (PeekKeyword("BLOOMFILTER") && PeekKeyword("INDEX", 1)) return ParseBloomFilterIndex(drop.offset, false);
   auto s = Make<DropTableStatement>(drop.offset);
   RETURN_NOT_OK(ExpectKeyword("TABLE"));
   if (AcceptKeyword("IF")) {
