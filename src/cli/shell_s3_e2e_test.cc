@@ -27,9 +27,11 @@ class ShellS3E2E : public ::testing::Test {
     server_ = server;
     binary_ = testing::BinaryDir() + "/shoal";
   }
-  Outcome Shoal(const std::vector<std::string>& args, const std::string& access_key = "") {
+  // `env`: more "NAME=value" assignments for the process.
+  Outcome Shoal(const std::vector<std::string>& args, const std::string& access_key = "", const std::string& env = "") {
     // Appends, not "literal" + std::string: GCC 12 reports a false -Wrestrict on those.
-    std::string cmd = "AWS_ENDPOINT_URL=";
+    std::string cmd = env.empty() ? std::string() : env + " ";
+    cmd.append("AWS_ENDPOINT_URL=");
     cmd.append(testing::ShellQuote(server_.endpoint));
     cmd.append(" AWS_ACCESS_KEY_ID=").append(testing::ShellQuote(access_key.empty() ? server_.access_key : access_key));
     cmd.append(" AWS_SECRET_ACCESS_KEY=").append(testing::ShellQuote(server_.secret_key));
@@ -54,8 +56,8 @@ TEST_F(ShellS3E2E, WarehouseOnS3WithStats) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("45"), std::string::npos) << r.out;
   std::regex s3_line(
-      "s3_stats \\{\"requests\":\\{\"GET\":\\d+,\"HEAD\":\\d+,\"PUT\":\\d+,\"LIST\":\\d+,\"DELETE\":\\d+\\},"
-      "\"bytes_in\":\\{.*\\},\"bytes_out\":\\{.*\\},\"retries\":\\d+,\"connections\":\\d+\\}");
+      "s3_stats \\{\"requests\":\\{\"GET\":\\d+,\"GET_RANGE\":\\d+,\"HEAD\":\\d+,\"PUT\":\\d+,\"LIST\":\\d+,\"DELETE\":\\d+\\},"
+      "\"bytes_in\":\\{.*\\},\"bytes_out\":\\{.*\\},\"retries\":\\d+,\"connections\":\\d+,\"round_trips\":\\d+\\}");
   int s3_lines = 0;
   std::stringstream ss(r.err);
   for (std::string l; std::getline(ss, l);) {
@@ -68,10 +70,10 @@ TEST_F(ShellS3E2E, WarehouseOnS3WithStats) {
   EXPECT_EQ(r.err.find(server_.secret_key), std::string::npos);
 }
 
-TEST_F(ShellS3E2E, FourWriterProcessesAppendWithoutLosingACommit) {
+TEST_F(ShellS3E2E, EightWriterProcessesAppendWithoutLosingACommit) {
   const std::string wh = server_.UniquePath("procs-wh");
   ASSERT_EQ(Shoal({wh, "-c", "CREATE TABLE log (writer INT, seq INT)"}).code, 0);
-  constexpr int kProcesses = 4, kCommits = 8;
+  constexpr int kProcesses = 8, kCommits = 4;
   // All writers start together in the background; each commits kCommits single-row INSERTs.
   std::string script;
   for (int w = 0; w < kProcesses; ++w) {
@@ -108,6 +110,47 @@ TEST_F(ShellS3E2E, FourWriterProcessesAppendWithoutLosingACommit) {
   EXPECT_EQ(lines, n + 1);
   EXPECT_EQ(versions.size(), static_cast<size_t>(n + 1));
   EXPECT_EQ(*versions.rbegin(), n);
+}
+
+// The `s3_stats` field `name` of the statement's stats line number `index` (0-based).
+int64_t S3StatOf(const std::string& err, int index, const std::string& name) {
+  std::stringstream ss(err);
+  int seen = 0;
+  for (std::string l; std::getline(ss, l);) {
+    if (l.rfind("s3_stats ", 0) != 0 || seen++ != index) continue;
+    std::smatch m;
+    if (std::regex_search(l, m, std::regex("\"" + name + "\":(\\d+)"))) return std::stoll(m[1]);
+  }
+  return -1;
+}
+
+// The latency read path (doc/object_storage.md): a point query on a LocalSorted table with a
+// checkpoint and a few commits after it, on a server 20 ms away, waits for at most
+// kMaxRoundTrips dependent round trips (snapshot, footer + page index, the filter column's page,
+// the other columns' pages) — however many columns and files it reads.
+TEST_F(ShellS3E2E, PointQueryOnLocalSortedTableNeedsFewRoundTrips) {
+  const std::string wh = server_.UniquePath("latency-wh");
+  std::vector<std::string> setup = {
+      "CREATE TABLE t (k BIGINT, a BIGINT, b STRING, c DOUBLE, d STRING) TBLPROPERTIES ("
+      "'shoal.localSort.columns' = 'k', 'delta.checkpointInterval' = '4')",
+      "INSERT INTO t SELECT i, i * 2, 'b' || i, i / 4.0, repeat('d', i % 50) FROM range(0, 200000) r(i)"};
+  for (int i = 1; i <= 5; ++i) {  // checkpoint at version 4, then commits 5 and 6
+    setup.push_back("INSERT INTO t VALUES (" + std::to_string(1000000 + i) + ", 0, 'x', 0, 'y')");
+  }
+  for (const std::string& sql : setup) ASSERT_EQ(Shoal({wh, "-c", sql}).code, 0) << sql;
+  constexpr int64_t kLatencyMs = 20;
+  Outcome r = Shoal({wh, "--format", "csv", "--stats", "-c", "SELECT a, b, c, d FROM t WHERE k = 123457"}, "",
+                    "SHOAL_S3_INJECT_LATENCY_MS=" + std::to_string(kLatencyMs));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "a,b,c,d\n246914,b123457,30864.25," + std::string(123457 % 50, 'd') + "\n");
+  const int64_t round_trips = S3StatOf(r.err, 0, "round_trips");
+  constexpr int64_t kMaxRoundTrips = 8;
+  EXPECT_GT(round_trips, 0) << r.err;
+  EXPECT_LE(round_trips, kMaxRoundTrips) << r.err;
+  // The injected latency is real: the statement took at least its round trips' worth.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex("\"elapsed_ms\":(\\d+)"))) << r.err;
+  EXPECT_GE(std::stoll(m[1]), round_trips * kLatencyMs) << r.err;
 }
 
 TEST_F(ShellS3E2E, MissingBucketAndWrongKeyAreOneNamedErrorLine) {

@@ -9,7 +9,8 @@ Status JsonCheckpointReader::Read(io::FileSystem& fs, const std::string& path,
 }
 
 Status ReadCheckpointFile(io::FileSystem& fs, const CheckpointReaders& readers,
-                          const std::string& path, const ActionSink& sink, const FileListSink* files) {
+                          const std::string& path, const ActionSink& sink, const FileListSink* files,
+                          int64_t known_size) {
   auto ends_with = [&](std::string_view suffix) {
     return path.size() >= suffix.size() &&
            path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -22,7 +23,8 @@ Status ReadCheckpointFile(io::FileSystem& fs, const CheckpointReaders& readers,
     if (!readers.parquet) {
       return Status::NotSupported("no Parquet checkpoint reader registered: cannot read " + path);
     }
-    return files ? readers.parquet->ReadWithFiles(fs, path, sink, *files) : readers.parquet->Read(fs, path, sink);
+    return files ? readers.parquet->ReadWithFiles(fs, path, sink, *files, known_size)
+                 : readers.parquet->Read(fs, path, sink);
   }
   return Status::NotSupported("unknown checkpoint file format: " + path);
 }

@@ -31,10 +31,12 @@ class CheckpointReader {
   virtual Status Read(io::FileSystem& fs, const std::string& path, const ActionSink& sink) = 0;
   // Like Read, but a reader that decodes add rows column-wise may hand some or all of them to
   // `files` instead of `sink` (the order between the two is not kept; a valid checkpoint holds
-  // each (path, DV) once, so replay does not depend on it). The default calls Read.
+  // each (path, DV) once, so replay does not depend on it). `known_size` >= 0 is the file's
+  // size from the log listing (spares object storage a request). The default calls Read.
   virtual Status ReadWithFiles(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
-                               const FileListSink& files) {
+                               const FileListSink& files, int64_t known_size = -1) {
     (void)files;
+    (void)known_size;
     return Read(fs, path, sink);
   }
 };
@@ -56,6 +58,7 @@ struct CheckpointReaders {
 // Reads `path` with the reader for its extension (.json or .parquet); with `files`, through
 // ReadWithFiles.
 Status ReadCheckpointFile(io::FileSystem& fs, const CheckpointReaders& readers,
-                          const std::string& path, const ActionSink& sink, const FileListSink* files = nullptr);
+                          const std::string& path, const ActionSink& sink, const FileListSink* files = nullptr,
+                          int64_t known_size = -1);
 
 }  // namespace shoal::delta

@@ -45,7 +45,12 @@ std::vector<ParsedCommit> ReadCommits(io::FileSystem& fs, const std::vector<LogF
   // Short segments stay on the calling thread: threads would not pay off, and the file system
   // then sees its operations in a deterministic order (fault-injection sweeps number them).
   constexpr size_t kMinParallelCommits = 64;
-  if (commits.size() < kMinParallelCommits) threads = 1;
+  // On object storage each GET is a round trip: the commits are fetched all at once (up to
+  // kRemoteInFlight GETs in flight), one commit per claim.
+  constexpr int kRemoteInFlight = 16;
+  const bool remote = commits.size() > 1 && fs.IsRemote(commits[0].path);
+  if (remote && options.threads <= 0) threads = static_cast<int>(std::min<size_t>(commits.size(), kRemoteInFlight));
+  if (commits.size() < kMinParallelCommits && !remote) threads = 1;
   if (threads <= 1) {
     for (size_t i = 0; i < commits.size(); ++i) {
       ReadOne(fs, commits[i], options, &out[i]);
@@ -54,7 +59,7 @@ std::vector<ParsedCommit> ReadCommits(io::FileSystem& fs, const std::vector<LogF
     return out;
   }
   // Small chunks of consecutive commits, claimed through one counter.
-  constexpr size_t kChunk = 16;
+  const size_t kChunk = remote ? 1 : 16;
   std::atomic<size_t> next{0};
   auto work = [&] {
     while (true) {

@@ -205,19 +205,19 @@ class OtherRows {
 
 Status ParquetCheckpointReader::Read(io::FileSystem& fs, const std::string& path,
                                      const ActionSink& sink) {
-  return ReadImpl(fs, path, sink, nullptr);
+  return ReadImpl(fs, path, sink, nullptr, -1);
 }
 
 Status ParquetCheckpointReader::ReadWithFiles(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
-                                              const FileListSink& files) {
-  return ReadImpl(fs, path, sink, &files);
+                                              const FileListSink& files, int64_t known_size) {
+  return ReadImpl(fs, path, sink, &files, known_size);
 }
 
 Status ParquetCheckpointReader::ReadImpl(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
-                                         const FileListSink* files) {
+                                         const FileListSink* files, int64_t known_size) {
   // The reader only borrows `fs` for the duration of this call.
   std::shared_ptr<io::FileSystem> borrowed(&fs, [](io::FileSystem*) {});
-  auto opened = parquet::ParquetReader::Open(borrowed, path);
+  auto opened = parquet::ParquetReader::Open(borrowed, path, {}, nullptr, known_size);
   if (!opened.ok()) return opened.status().WithContext("checkpoint " + path);
   const parquet::ParquetReader& reader = **opened;
   const columnar::Schema& schema = *reader.schema();

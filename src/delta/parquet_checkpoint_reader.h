@@ -30,8 +30,8 @@ class ParquetCheckpointReader final : public CheckpointReader {
       : generic_rows_(generic_rows), threads_(threads) {}
   Status Read(io::FileSystem& fs, const std::string& path, const ActionSink& sink) override;
   // Rows the leaf scan decodes go to `files` as FileLists; rows of the other routes to `sink`.
-  Status ReadWithFiles(io::FileSystem& fs, const std::string& path, const ActionSink& sink,
-                       const FileListSink& files) override;
+  Status ReadWithFiles(io::FileSystem& fs, const std::string& path, const ActionSink& sink, const FileListSink& files,
+                       int64_t known_size = -1) override;
 
   // Skips the leaf scan: every row goes the batch route (for comparisons and benchmarks).
   void set_assembled_rows(bool on) { assembled_rows_ = on; }
@@ -39,7 +39,8 @@ class ParquetCheckpointReader final : public CheckpointReader {
   void set_run_rows(int64_t n) { run_rows_ = n; }
 
  private:
-  Status ReadImpl(io::FileSystem& fs, const std::string& path, const ActionSink& sink, const FileListSink* files);
+  Status ReadImpl(io::FileSystem& fs, const std::string& path, const ActionSink& sink, const FileListSink* files,
+                  int64_t known_size);
 
   bool generic_rows_;
   int threads_;

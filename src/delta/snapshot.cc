@@ -407,7 +407,7 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
           }
           return replay.ApplyCheckpointAction(std::move(a));
         },
-        &file_sink));
+        &file_sink, cp.size > 0 ? cp.size : -1));
   }
   std::string sidecar_dir = io::JoinPath(seg.log_dir, "_sidecars");
   for (const auto& sc : sidecars) {

@@ -12,6 +12,15 @@ bool IsAlreadyExists(const Status& st) {
   return st.code() == StatusCode::kIOError && st.message().rfind(kAlreadyExists, 0) == 0;
 }
 
+Status RandomAccessFile::ReadMany(const std::vector<ReadRequest>& reqs) const {
+  for (const ReadRequest& r : reqs) RETURN_NOT_OK(ReadAt(r.offset, r.length, r.out));
+  return Status::OK();
+}
+
+Result<std::unique_ptr<RandomAccessFile>> FileSystem::OpenForReadOfSize(const std::string& path, int64_t) {
+  return OpenForRead(path);
+}
+
 Result<std::string> FileSystem::ReadAll(const std::string& path) {
   ASSIGN_OR_RETURN(auto file, OpenForRead(path));
   std::string out(static_cast<size_t>(file->Size()), '\0');

@@ -22,6 +22,13 @@ struct FileInfo {
   bool is_dir = false;
 };
 
+// One positional read of ReadMany: `length` bytes at `offset` into `out`.
+struct ReadRequest {
+  int64_t offset = 0;
+  int64_t length = 0;
+  uint8_t* out = nullptr;
+};
+
 // A file opened for positional reads. Thread-safe.
 class RandomAccessFile {
  public:
@@ -30,6 +37,12 @@ class RandomAccessFile {
   // Reads exactly `length` bytes at `offset` into `out`; reading past the end is Corruption
   // (the caller trusted a length from the file) unless `offset + length <= Size()`.
   virtual Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const = 0;
+  // Performs every read of `reqs` (as ReadAt would), stores that may run them concurrently
+  // (several requests in flight); the first failure is returned. The default reads in turn.
+  virtual Status ReadMany(const std::vector<ReadRequest>& reqs) const;
+  // True when each read costs a network round trip (object storage), so callers should read
+  // fewer, larger ranges and issue independent reads together (ReadMany); false for local disk.
+  virtual bool latency_bound() const { return false; }
   const std::string& path() const { return path_; }
 
  protected:
@@ -53,6 +66,12 @@ class FileSystem {
   virtual ~FileSystem() = default;
 
   virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) = 0;
+  // OpenForRead for a caller that already knows the file's size (a Delta add action records
+  // it): object stores skip the request that asks for it. The default ignores the size.
+  virtual Result<std::unique_ptr<RandomAccessFile>> OpenForReadOfSize(const std::string& path, int64_t size);
+  // True when `path` lives on storage where each request costs a network round trip, so
+  // callers should issue independent requests concurrently (e.g. the commit files of a log).
+  virtual bool IsRemote(const std::string& path) const { return false; }
   // Creates or truncates `path`.
   virtual Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) = 0;
 

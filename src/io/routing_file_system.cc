@@ -20,6 +20,11 @@ std::shared_ptr<S3FileSystem> RoutingFileSystem::s3_if_used() const {
 Result<std::unique_ptr<RandomAccessFile>> RoutingFileSystem::OpenForRead(const std::string& path) {
   return For(path).OpenForRead(path);
 }
+Result<std::unique_ptr<RandomAccessFile>> RoutingFileSystem::OpenForReadOfSize(const std::string& path,
+                                                                               int64_t size) {
+  return For(path).OpenForReadOfSize(path, size);
+}
+bool RoutingFileSystem::IsRemote(const std::string& path) const { return IsS3Path(path) || local_->IsRemote(path); }
 Result<std::unique_ptr<WritableFile>> RoutingFileSystem::OpenForWrite(const std::string& path) {
   return For(path).OpenForWrite(path);
 }

@@ -46,6 +46,7 @@ bool RetryableStatus(long status) {
 const char* S3RequestKindName(S3RequestKind kind) {
   switch (kind) {
     case S3RequestKind::kGet: return "GET";
+    case S3RequestKind::kGetRange: return "GET_RANGE";
     case S3RequestKind::kHead: return "HEAD";
     case S3RequestKind::kPut: return "PUT";
     case S3RequestKind::kList: return "LIST";
@@ -69,6 +70,7 @@ S3Stats S3Stats::Since(const S3Stats& earlier) const {
   }
   d.retries -= earlier.retries;
   d.connections -= earlier.connections;
+  d.round_trips -= earlier.round_trips;
   return d;
 }
 
@@ -87,7 +89,8 @@ std::string S3Stats::ToJson() const {
   out += ",\"bytes_in\":" + per_kind(bytes_in);
   out += ",\"bytes_out\":" + per_kind(bytes_out);
   out += ",\"retries\":" + std::to_string(retries);
-  out += ",\"connections\":" + std::to_string(connections) + "}";
+  out += ",\"connections\":" + std::to_string(connections);
+  out += ",\"round_trips\":" + std::to_string(round_trips) + "}";
   return out;
 }
 
@@ -162,6 +165,7 @@ S3Stats S3Client::stats() const {
   }
   s.retries = retries_.load(std::memory_order_relaxed);
   s.connections = connections_.load(std::memory_order_relaxed);
+  s.round_trips = round_trips_.load(std::memory_order_relaxed);
   return s;
 }
 
@@ -261,6 +265,11 @@ Result<S3Response> S3Client::Send(const S3Request& req) {
     int code = 0;
     std::string curl_error;
     S3Response resp;
+    // This request waits for everything answered before it was sent: one round trip deeper.
+    const int64_t depth = round_trips_.load(std::memory_order_acquire) + 1;
+    if (options_.injected_latency_ms > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(options_.injected_latency_ms));
+    }
     if (faults && faults->BeforeSend(req, &resp, &code)) {
       if (code != 0) curl_error = std::string("injected fault: ") + curl_easy_strerror(static_cast<CURLcode>(code < 0 ? -code : code));
     } else {
@@ -277,6 +286,9 @@ Result<S3Response> S3Client::Send(const S3Request& req) {
       }
     }
     Count(req.kind, static_cast<int64_t>(resp.body.size()), static_cast<int64_t>(req.body.size()));
+    for (int64_t seen = round_trips_.load(std::memory_order_relaxed);
+         seen < depth && !round_trips_.compare_exchange_weak(seen, depth, std::memory_order_acq_rel);) {
+    }
     if (code != 0) {
       const bool surely_not_sent = code < 0;
       const int rc = code < 0 ? -code : code;

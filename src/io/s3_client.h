@@ -25,9 +25,10 @@
 
 namespace shoal::io {
 
-// What a request is counted as (`--stats`): multipart and copy requests count as PUT.
-enum class S3RequestKind : int { kGet = 0, kHead, kPut, kList, kDelete };
-inline constexpr int kS3RequestKinds = 5;
+// What a request is counted as (`--stats`): GET reads a whole object, GET_RANGE a byte range
+// of one; multipart and copy requests count as PUT.
+enum class S3RequestKind : int { kGet = 0, kGetRange, kHead, kPut, kList, kDelete };
+inline constexpr int kS3RequestKinds = 6;
 const char* S3RequestKindName(S3RequestKind kind);
 
 // Counters since the client was made; a snapshot, summed over all threads.
@@ -37,10 +38,15 @@ struct S3Stats {
   int64_t bytes_out[kS3RequestKinds] = {}; // request body bytes sent
   int64_t retries = 0;                     // requests sent again after a retryable failure
   int64_t connections = 0;                 // TCP (+TLS) connections opened; the rest reused one
+  // Dependent round trips: the longest chain of requests each sent after the one before it
+  // answered (requests in flight together count once). A lower bound of the time spent
+  // waiting is this times the network's round-trip time.
+  int64_t round_trips = 0;
   int64_t Requests() const;
   // The counters gained since `earlier` (a snapshot of the same client).
   S3Stats Since(const S3Stats& earlier) const;
-  // {"requests":{"GET":n,...},"bytes_in":{...},"bytes_out":{...},"retries":n,"connections":n}
+  // {"requests":{"GET":n,...},"bytes_in":{...},"bytes_out":{...},"retries":n,"connections":n,
+  //  "round_trips":n}
   std::string ToJson() const;
 };
 
@@ -127,6 +133,7 @@ class S3Client {
   std::atomic<int64_t> bytes_out_[kS3RequestKinds] = {};
   std::atomic<int64_t> retries_{0};
   std::atomic<int64_t> connections_{0};
+  std::atomic<int64_t> round_trips_{0};  // depth of the deepest request answered so far
 };
 
 }  // namespace shoal::io

@@ -1,6 +1,8 @@
 #include "io/s3_file_system.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cstring>
 
 #include "io/read_range.h"
@@ -70,16 +72,38 @@ int64_t ContentLength(const S3Response& r) {
   return n;
 }
 
+// Ranged GETs one scan thread keeps in flight at once (ReadMany).
+constexpr size_t kMaxInFlight = 8;
+
 class S3RandomAccessFile final : public RandomAccessFile {
  public:
   S3RandomAccessFile(std::string path, std::shared_ptr<S3Client> client, S3Location loc, int64_t size)
       : RandomAccessFile(std::move(path)), client_(std::move(client)), loc_(std::move(loc)), size_(size) {}
   int64_t Size() const override { return size_; }
+  bool latency_bound() const override { return true; }
+
+  // Up to kMaxInFlight GETs at once, each on its own thread (the client's handle pool gives
+  // each its connection): the wait is one round trip per kMaxInFlight ranges.
+  Status ReadMany(const std::vector<ReadRequest>& reqs) const override {
+    if (reqs.size() <= 1) return RandomAccessFile::ReadMany(reqs);
+    std::vector<Status> results(reqs.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < reqs.size();) results[i] = ReadAt(reqs[i].offset, reqs[i].length, reqs[i].out);
+    };
+    const size_t threads = std::min(reqs.size(), kMaxInFlight);
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    for (Status& st : results) RETURN_NOT_OK(st);
+    return Status::OK();
+  }
 
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const override {
     RETURN_NOT_OK(CheckReadRange(path_, offset, length, Size()));
     if (length == 0) return Status::OK();
-    S3Request req = MakeRequest(S3RequestKind::kGet, "GET", loc_);
+    S3Request req = MakeRequest(S3RequestKind::kGetRange, "GET", loc_);
     req.range_offset = offset;
     req.range_length = length;
     // A body shorter than asked for (a connection cut mid-body that curl did not notice) is
@@ -240,6 +264,13 @@ Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenForRead(const std::s
   if (r.status != 200) return ErrorOf(r, "open", path);
   int64_t size = ContentLength(r);
   if (size < 0) return Status::IOError("S3 open '" + path + "': the answer has no Content-Length");
+  return std::unique_ptr<RandomAccessFile>(new S3RandomAccessFile(path, client_, std::move(loc), size));
+}
+
+Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenForReadOfSize(const std::string& path, int64_t size) {
+  if (size < 0) return OpenForRead(path);
+  ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
+  if (loc.key.empty()) return Status::IOError("open '" + path + "': is a directory");
   return std::unique_ptr<RandomAccessFile>(new S3RandomAccessFile(path, client_, std::move(loc), size));
 }
 
@@ -456,10 +487,16 @@ Result<bool> S3FileSystem::Exists(const std::string& path) {
     if (st.message().find("(NoSuchBucket)") != std::string::npos) return false;
     return st;
   }
-  ASSIGN_OR_RETURN(S3Response r, client_->Send(MakeRequest(S3RequestKind::kHead, "HEAD", loc)));
+  // The HEAD (a file?) and the one-key listing (a directory?) go out together: one round trip
+  // where asking in turn would take two whenever the path is a directory or absent.
+  Result<bool> dir = false;
+  std::thread probe([&] { dir = HasKeysUnder(loc); });
+  Result<S3Response> head = client_->Send(MakeRequest(S3RequestKind::kHead, "HEAD", loc));
+  probe.join();
+  ASSIGN_OR_RETURN(S3Response r, std::move(head));
   if (r.status == 200) return true;
   if (!IsNoSuchKey(r)) return ErrorOf(r, "stat", path);
-  return HasKeysUnder(loc);
+  return dir;
 }
 
 Status S3FileSystem::CreateDirs(const std::string& path) {

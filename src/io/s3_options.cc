@@ -1,5 +1,6 @@
 #include "io/s3_options.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace shoal::io {
@@ -28,6 +29,9 @@ S3Options S3Options::FromEnvironment() {
   while (!o.endpoint.empty() && o.endpoint.back() == '/') o.endpoint.pop_back();
   std::string path_style = Env("AWS_S3_FORCE_PATH_STYLE");
   o.force_path_style = path_style == "true" || path_style == "1" || path_style == "TRUE";
+  if (std::string ms = Env("SHOAL_S3_INJECT_LATENCY_MS"); !ms.empty()) {
+    o.injected_latency_ms = std::max<int64_t>(0, std::strtoll(ms.c_str(), nullptr, 10));
+  }
   return o;
 }
 

@@ -29,6 +29,9 @@ struct S3Options {
   int64_t max_backoff_ms = 2000;       // cap of one backoff sleep
   int64_t part_size = 8 << 20;         // multipart upload above this size (S3 minimum: 5 MiB)
   int list_page_size = 1000;           // max-keys of one ListObjectsV2 page (S3 maximum: 1000)
+  // Benchmarks and tests: every request attempt waits this long before it is sent, as a
+  // distant server would make it (SHOAL_S3_INJECT_LATENCY_MS); 0 = none.
+  int64_t injected_latency_ms = 0;
 
   // The defaults overridden by the AWS_* environment variables named above.
   static S3Options FromEnvironment();

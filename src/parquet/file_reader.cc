@@ -1,5 +1,7 @@
 #include "parquet/file_reader.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 #include "parquet/dictionary_probe.h"
@@ -12,18 +14,35 @@ using columnar::Vector;
 namespace {
 constexpr int64_t kMaxFooterBytes = int64_t{1} << 30;
 constexpr int64_t kMaxIndexBytes = int64_t{256} << 20;
+// A page index span larger than this is read per chunk on demand rather than all ahead.
+constexpr int64_t kMaxPrefetchedIndexBytes = int64_t{16} << 20;
 }  // namespace
 
 Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                                           ReaderOptions options, ReadStats* stats) {
+                                                           ReaderOptions options, ReadStats* stats,
+                                                           int64_t known_size) {
   std::unique_ptr<ParquetReader> r(new ParquetReader());
   r->fs_ = fs;
   r->path_ = path;
   r->options_ = options;
-  ASSIGN_OR_RETURN(r->file_, fs->OpenForRead(path));
+  if (known_size >= 0) {
+    ASSIGN_OR_RETURN(r->file_, fs->OpenForReadOfSize(path, known_size));
+  } else {
+    ASSIGN_OR_RETURN(r->file_, fs->OpenForRead(path));
+  }
   int64_t size = r->file_->Size();
   auto fail = [&](const std::string& what) { return Status::Corruption(path + ": " + what); };
   if (size < 12) return fail("file of " + std::to_string(size) + " bytes is too small to be a Parquet file");
+  if (r->file_->latency_bound()) {
+    auto cache = std::make_unique<io::RangeCacheFile>(std::move(r->file_));
+    r->cache_ = cache.get();
+    r->file_ = std::move(cache);
+    if (size < kReadWholeFileBelow) {
+      RETURN_NOT_OK(r->cache_->Prefetch({{0, size}}, /*pinned=*/true));
+    } else {
+      RETURN_NOT_OK(r->cache_->Prefetch({{0, 4}, {size - kSpeculativeTailBytes, kSpeculativeTailBytes}}, true));
+    }
+  }
   uint8_t head[4], tail[8];
   RETURN_NOT_OK(r->file_->ReadAt(0, 4, head));
   RETURN_NOT_OK(r->file_->ReadAt(size - 8, 8, tail));
@@ -50,6 +69,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::shared_ptr<io::F
   }
   Status st = DecodeFileMetaData(footer, &r->metadata_);
   if (!st.ok()) return fail(st.message());
+  if (r->cache_) r->PrefetchPageIndex();
   if (r->metadata_.num_rows < 0) return fail("negative row count");
   Result<ParquetSchema> schema = ParquetSchema::Make(r->metadata_.schema);
   if (!schema.ok()) return Status(schema.status().code(), path + ": " + schema.status().message());
@@ -64,6 +84,66 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::shared_ptr<io::F
     }
   }
   return r;
+}
+
+void ParquetReader::PrefetchPageIndex() const {
+  // The page index of every chunk, as one span (writers put it between the data and the footer).
+  int64_t begin = INT64_MAX, end = 0;
+  for (const RowGroup& g : metadata_.row_groups) {
+    for (const ColumnChunk& c : g.columns) {
+      if (c.column_index_offset && c.column_index_length) {
+        begin = std::min(begin, *c.column_index_offset);
+        end = std::max(end, *c.column_index_offset + *c.column_index_length);
+      }
+      if (c.offset_index_offset && c.offset_index_length) {
+        begin = std::min(begin, *c.offset_index_offset);
+        end = std::max(end, *c.offset_index_offset + *c.offset_index_length);
+      }
+    }
+  }
+  if (begin >= end || begin < 0 || end > file_->Size() || end - begin > kMaxPrefetchedIndexBytes) return;
+  if (cache_->Contains(begin, end - begin)) return;
+  // A failure here only means the index is read on demand (and fails there, named).
+  (void)cache_->Prefetch({{begin, end - begin}}, /*pinned=*/true);
+}
+
+Status ParquetReader::Prefetch(std::vector<io::ByteRange> ranges) const {
+  if (!cache_ || ranges.empty()) return Status::OK();
+  return cache_->Prefetch(std::move(ranges));
+}
+
+void ParquetReader::ChunkRanges(int rg, int field, const std::vector<RowRange>* rows,
+                                std::vector<io::ByteRange>* out) const {
+  if (rg < 0 || rg >= num_row_groups() || field < 0 || field >= static_cast<int>(schema_.fields().size())) return;
+  const FieldNode& node = schema_.fields()[field];
+  for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) {
+    const ColumnChunk& c = column_chunk(rg, l);
+    if (!c.meta_data) continue;
+    const ColumnMetaData& m = *c.meta_data;
+    int64_t start = m.data_page_offset;
+    if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 && *m.dictionary_page_offset < start) {
+      start = *m.dictionary_page_offset;
+    }
+    std::optional<OffsetIndex> oi;
+    if (rows && options_.use_offset_index && c.offset_index_offset) {
+      auto loaded = ReadOffsetIndex(rg, l);
+      if (loaded.ok()) oi = std::move(*loaded);
+    }
+    if (!oi || oi->page_locations.empty()) {
+      out->push_back({start, m.total_compressed_size});
+      continue;
+    }
+    const auto& locs = oi->page_locations;
+    if (locs[0].offset > start) out->push_back({start, locs[0].offset - start});  // dictionary
+    const int64_t group_rows = row_group_num_rows(rg);
+    size_t r = 0;
+    for (size_t p = 0; p < locs.size(); ++p) {
+      const int64_t first = locs[p].first_row_index;
+      const int64_t last = p + 1 < locs.size() ? locs[p + 1].first_row_index : group_rows;
+      while (r < rows->size() && (*rows)[r].end <= first) ++r;
+      if (r < rows->size() && (*rows)[r].begin < last) out->push_back({locs[p].offset, locs[p].compressed_page_size});
+    }
+  }
 }
 
 const Statistics* ParquetReader::column_statistics(int rg, int leaf) const {

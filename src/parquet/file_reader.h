@@ -14,9 +14,11 @@
 
 #include "columnar/vector.h"
 #include "io/file_system.h"
+#include "io/range_cache_file.h"
 #include "parquet/column_reader.h"
 #include "parquet/metadata.h"
 #include "parquet/reader_options.h"
+#include "parquet/row_ranges.h"
 #include "parquet/schema.h"
 
 namespace shoal::parquet {
@@ -110,9 +112,20 @@ class ParquetReader {
  public:
   // Opens `path`: checks the magic at both ends and the footer length, parses the metadata and
   // builds the columnar schema. Encrypted footers ("PARE") are NotSupported. Footer bytes are
-  // counted in `stats` when given.
+  // counted in `stats` when given. `known_size` >= 0 is the file's size as the caller knows it
+  // (a Delta add action's), which spares object storage a request.
+  //
+  // On storage where reads cost a round trip (RandomAccessFile::latency_bound) the file is read
+  // through a RangeCacheFile: the first request fetches the last kSpeculativeTailBytes (the
+  // whole file below kReadWholeFileBelow) with the head magic alongside, which usually holds the
+  // footer and the page index; a second read happens only for a larger footer, and one more for
+  // a page index outside the tail. Both stay in memory for the reader's life.
   static Result<std::unique_ptr<ParquetReader>> Open(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                                     ReaderOptions options = {}, ReadStats* stats = nullptr);
+                                                     ReaderOptions options = {}, ReadStats* stats = nullptr,
+                                                     int64_t known_size = -1);
+  static constexpr int64_t kSpeculativeTailBytes = 64 << 10;
+  // One request for a file this small costs about what a round trip does on S3.
+  static constexpr int64_t kReadWholeFileBelow = 1 << 20;
 
   const std::string& path() const { return path_; }
   const FileMetaData& metadata() const { return metadata_; }
@@ -142,13 +155,27 @@ class ParquetReader {
 
   const io::RandomAccessFile* file() const { return file_.get(); }
 
+  // Read planning for latency-bound storage (all no-ops on local disk, where the OS reads
+  // ahead and a read costs no round trip).
+  bool latency_bound() const { return cache_ != nullptr; }
+  // Fetches `ranges` ahead, merged and concurrently, into memory for the reads that follow.
+  Status Prefetch(std::vector<io::ByteRange> ranges) const;
+  // The byte ranges reading top-level field `field` of row group `rg` touches: per leaf, the
+  // whole column chunk, or with `rows` (ascending row ranges of the row group) and an
+  // OffsetIndex only the dictionary and the data pages holding those rows. Appended to `out`.
+  void ChunkRanges(int rg, int field, const std::vector<RowRange>* rows, std::vector<io::ByteRange>* out) const;
+
  private:
   ParquetReader() = default;
   Status CheckChunk(int rg, int leaf) const;
+  // Latency-bound files: fetches the page index of every chunk in one request, unless the
+  // speculative tail read already holds it.
+  void PrefetchPageIndex() const;
 
   std::shared_ptr<io::FileSystem> fs_;
   std::string path_;
   std::unique_ptr<io::RandomAccessFile> file_;
+  const io::RangeCacheFile* cache_ = nullptr;  // file_ itself when latency-bound, else null
   ReaderOptions options_;
   FileMetaData metadata_;
   ParquetSchema schema_;

@@ -45,6 +45,7 @@ Result<FileTask> MakeFileTask(const std::string& table_root, const TableSchema& 
   ASSIGN_OR_RETURN(task.path, delta::ResolveTablePath(table_root, file.path));
   ASSIGN_OR_RETURN(task.partition_values, PartitionValuesOf(schema, file));
   task.deletion_vector = file.deletion_vector;
+  task.size = file.size > 0 ? file.size : -1;  // 0: a writer that did not record it
   return task;
 }
 

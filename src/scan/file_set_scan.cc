@@ -92,7 +92,8 @@ Result<std::shared_ptr<FileSetScan::FileState>> FileSetScan::OpenFile(int file_i
   const FileTask& task = files_[file_index];
   auto st = std::make_shared<FileState>();
   st->index = file_index;
-  ASSIGN_OR_RETURN(st->reader, parquet::ParquetReader::Open(spec_.fs, task.path, spec_.reader_options, stats));
+  ASSIGN_OR_RETURN(st->reader,
+                   parquet::ParquetReader::Open(spec_.fs, task.path, spec_.reader_options, stats, task.size));
   const parquet::ParquetReader& r = *st->reader;
   const columnar::Schema& file_schema = *r.schema();
   auto ids = TopLevelFieldIds(r.metadata());
@@ -323,6 +324,55 @@ void FileSetScan::PrepareDictFilter(Local* local, int k) {
   df.usable = true;
 }
 
+Status FileSetScan::PrefetchSlots(Local* local, const std::vector<int>& slots,
+                                  const std::vector<parquet::RowRange>* rows) const {
+  const FileState& fst = *local->state;
+  if (!fst.reader->latency_bound() || slots.empty()) return Status::OK();
+  std::vector<io::ByteRange> ranges;
+  for (int s : slots) fst.reader->ChunkRanges(local->row_group, fst.read_fields[s], rows, &ranges);
+  return fst.reader->Prefetch(std::move(ranges));
+}
+
+Status FileSetScan::PrefetchRowGroup(Local* local) const {
+  const FileState& fst = *local->state;
+  if (!fst.reader->latency_bound()) return Status::OK();
+  std::vector<int> slots;
+  auto add = [&](int j) {
+    if (j < 0 || j >= static_cast<int>(fst.slot.size())) return;
+    const int s = fst.slot[j];
+    if (s >= 0 && std::find(slots.begin(), slots.end(), s) == slots.end()) slots.push_back(s);
+  };
+  if (local->column_wise && filter_) {
+    for (const std::vector<int>& cols : conjunct_columns_) {
+      for (int j : cols) add(j);
+    }
+    return PrefetchSlots(local, slots, &local->ranges);
+  }
+  for (size_t j = 0; j < fst.slot.size(); ++j) add(static_cast<int>(j));
+  // A plain scan whose rows start at the row group's first reads whole chunks.
+  const bool whole = !local->column_wise && !local->ranges.empty() && local->ranges.front().begin == 0;
+  return PrefetchSlots(local, slots, whole ? nullptr : &local->ranges);
+}
+
+Status FileSetScan::PrefetchRest(Local* local, int64_t begin, int64_t n, const uint32_t* sel, int64_t m) const {
+  const FileState& fst = *local->state;
+  if (!fst.reader->latency_bound() || m == 0) return Status::OK();
+  std::vector<int> slots;
+  for (size_t j = 0; j < fst.slot.size(); ++j) {
+    const int s = fst.slot[j];
+    if (s >= 0 && !local->held[j] && std::find(slots.begin(), slots.end(), s) == slots.end()) slots.push_back(s);
+  }
+  // Sparse survivors: only their pages. Dense ones: the rest of the row group at once, as the
+  // following batches will want it too (one round trip instead of one per page).
+  std::vector<parquet::RowRange> rows;
+  if (sel && m * 4 < n) {
+    rows.push_back({begin + sel[0], begin + sel[m - 1] + 1});
+  } else {
+    rows.push_back({begin, local->ranges.empty() ? begin + n : std::max(begin + n, local->ranges.back().end)});
+  }
+  return PrefetchSlots(local, slots, &rows);
+}
+
 Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t n) {
   const FileState& fst = *local->state;
   int64_t first_row = fst.row_group_start[local->row_group] + begin;
@@ -339,6 +389,7 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
               (mode == FileSetScanSpec::Prewhere::kAuto && local->policy.Lazy());
   if (!lazy) {
     // Eager: every column whole, then the filter once (the plain scan's work).
+    RETURN_NOT_OK(PrefetchRest(local, begin, n, nullptr, n));
     for (size_t j = 0; j < ncols; ++j) {
       ASSIGN_OR_RETURN(local->held[j], ReadOutputColumn(local, j, begin, n, nullptr, n));
     }
@@ -459,6 +510,7 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
     return MakeOutput(fst, {}, first_row, nullptr, 0);
   }
   const uint32_t* sel = all ? nullptr : local->sel.data();
+  RETURN_NOT_OK(PrefetchRest(local, begin, n, sel, m));
   for (size_t j = 0; j < ncols; ++j) {
     if (local->held[j]) continue;
     ASSIGN_OR_RETURN(local->held[j], ReadOutputColumn(local, j, begin, n, sel, m));
@@ -595,6 +647,7 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
     local->dict_filters.assign(spec_.filters.size(), {});
     ASSIGN_OR_RETURN(local->rg_reader,
                      m.state->reader->OpenRowGroup(m.row_group, m.state->read_fields, &local->stats));
+    RETURN_NOT_OK(PrefetchRowGroup(local));
   }
 }
 

@@ -53,6 +53,7 @@ struct FileTask {
   std::vector<std::optional<columnar::Value>> partition_values;
   std::optional<delta::DeletionVectorDescriptor> deletion_vector;
   int64_t id = -1;  // caller's identifier, emitted as kFileIdColumn (DeltaScan: index in files())
+  int64_t size = -1;  // the file's size when known (a Delta add action's), else -1
 };
 
 // Names of the row-address columns FileSetScanSpec::with_row_address appends to the output.
@@ -132,6 +133,14 @@ class FileSetScan {
   // whose chunk is entirely dictionary-encoded, evaluates it once on the dictionary (plus a
   // NULL entry) so PrewhereBatch can filter on indices; leaves it unusable otherwise.
   void PrepareDictFilter(Local* local, int k);
+  // Latency-bound storage: fetches ahead, in one round trip, what reading the file fields
+  // `slots` (indices into read_fields) of the worker's row group touches — with `rows`, only
+  // the pages holding those rows. A no-op on local disk.
+  Status PrefetchSlots(Local* local, const std::vector<int>& slots, const std::vector<parquet::RowRange>* rows) const;
+  // At a row group's start: the filter columns (Prewhere) or every column (plain scan).
+  Status PrefetchRowGroup(Local* local) const;
+  // Prewhere, before reading the columns not yet held for the rows the filter kept.
+  Status PrefetchRest(Local* local, int64_t begin, int64_t n, const uint32_t* sel, int64_t m) const;
   // Output column j for rows `sel` (null: all n) of [begin, begin + n), read column-wise.
   Result<columnar::VectorPtr> ReadOutputColumn(Local* local, size_t j, int64_t begin, int64_t n,
                                                const uint32_t* sel, int64_t m);

@@ -212,7 +212,7 @@ class RandomFaults final : public io::S3FaultInjector {
       ++resets;
       *resp = io::S3Response();
       *code = CURLE_RECV_ERROR;
-    } else if (r < 12 && req.kind == io::S3RequestKind::kGet && resp->body.size() > 1) {
+    } else if (r < 12 && (req.kind == io::S3RequestKind::kGet || req.kind == io::S3RequestKind::kGetRange) && resp->body.size() > 1) {
       ++truncations;
       resp->body.resize(resp->body.size() / 2);
     }
