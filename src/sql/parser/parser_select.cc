@@ -13,7 +13,7 @@ bool IsTableAliasStopWord(const Token& t) {
   return t.IsKeyword("VERSION") || t.IsKeyword("TIMESTAMP") || t.IsKeyword("FOR") ||
          t.IsKeyword("SET") || t.IsKeyword("WINDOW") || t.IsKeyword("QUALIFY") ||
          t.IsKeyword("REPLACE") || t.IsKeyword("ANTI") || t.IsKeyword("SEMI") || t.IsKeyword("PIVOT") ||
-         t.IsKeyword("UNPIVOT") || t.IsKeyword("TABLESAMPLE");
+         t.IsKeyword("UNPIVOT");
 }
 
 // Wraps `inner` as SELECT * FROM (inner), so that outer modifiers do not clobber inner ones.
