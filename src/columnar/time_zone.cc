@@ -362,6 +362,16 @@ Result<const TimeZone*> FindTimeZone(std::string_view name) {
   return it->second.get();
 }
 
+std::optional<int64_t> ParseTimestampInZone(std::string_view s, const TimeZone& zone) {
+  std::string_view zone_text;
+  auto local = ParseLocalTimestamp(s, &zone_text);
+  if (!local) return std::nullopt;
+  if (zone_text.empty()) return zone.ToUtc(*local);
+  auto named = FindTimeZone(zone_text);
+  if (!named.ok()) return std::nullopt;
+  return (*named)->ToUtc(*local);
+}
+
 std::string DefaultTimeZoneName() {
   if (const char* tz = std::getenv("TZ"); tz && *tz) {
     std::string_view name = tz;

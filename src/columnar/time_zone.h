@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -87,6 +88,11 @@ std::string ZoneOffsetId(int32_t seconds);
 // ("America/Los_Angeles", "UTC"), a fixed offset ("+08:00", "-08", "Z"), or such an offset after
 // "UTC"/"GMT"/"UT" ("GMT+1"). InvalidArgument naming `name` when it is none of these.
 Result<const TimeZone*> FindTimeZone(std::string_view name);
+
+// A TIMESTAMP from text: "YYYY-MM-DD[( |T)HH:MM[:SS[.f]]]" is a wall-clock time in `zone`; one
+// followed by an offset or zone ID ("Z", "+08:00", " UTC", " America/New_York") names the instant
+// in that zone. nullopt when malformed or the zone is unknown.
+std::optional<int64_t> ParseTimestampInZone(std::string_view s, const TimeZone& zone);
 
 // The default session zone: the TZ environment variable when set (and a zone), else the zone
 // /etc/localtime links to, else "UTC".

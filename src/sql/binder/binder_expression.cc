@@ -237,7 +237,8 @@ Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
       auto type = e.literal_kind == LiteralKind::kDate        ? columnar::Date()
                   : e.literal_kind == LiteralKind::kTimestamp ? columnar::Timestamp()
                                                               : columnar::TimestampNtz();
-      ASSIGN_OR_RETURN(Value v, expr::CastValue(Value::String(e.text), type));
+      // TIMESTAMP '...' without an offset is a wall-clock time in the session zone.
+      ASSIGN_OR_RETURN(Value v, expr::CastValue(Value::String(e.text), type, false, expr::ScopedTimeZone::Current()));
       return expr::Literal(std::move(v));
     }
     case LiteralKind::kInterval: return expr::IntervalLiteral(e.text, e.interval_unit);
