@@ -37,6 +37,22 @@ bool IsValidCivil(int64_t y, int m, int d) {
   return m >= 1 && m <= 12 && d >= 1 && d <= DaysInMonth(y, m);
 }
 
+bool AddMonthsAndDays(int64_t micros, int64_t months, int64_t days, int64_t* out) {
+  if (months != 0) {
+    const CivilDate c = CivilFromDays(FloorDiv(micros, kMicrosPerDay));
+    const int64_t tod = FloorMod(micros, kMicrosPerDay);
+    if (months > 12 * 300000LL || months < -12 * 300000LL) return false;
+    const int64_t total = c.year * 12 + (c.month - 1) + months;
+    const int64_t y = FloorDiv(total, 12);
+    const int m = static_cast<int>(FloorMod(total, 12)) + 1;
+    if (y > 300000 || y < -300000) return false;
+    micros = DaysFromCivil(y, m, c.day < DaysInMonth(y, m) ? c.day : DaysInMonth(y, m)) * kMicrosPerDay + tod;
+  }
+  int64_t dm;
+  if (__builtin_mul_overflow(days, kMicrosPerDay, &dm)) return false;
+  return !__builtin_add_overflow(micros, dm, out);
+}
+
 static void AppendYmd(std::string* out, int64_t days) {
   CivilDate c = CivilFromDays(days);
   char buf[48];

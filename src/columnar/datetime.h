@@ -41,6 +41,10 @@ std::optional<int64_t> ParseTimestamp(std::string_view s);
 std::optional<int64_t> ParseLocalTimestamp(std::string_view s, std::string_view* zone_text);
 std::optional<int64_t> ParseTime(std::string_view s);
 
+// Adds `months` (the day of month clamped to the target month's last day, as Java's plusMonths)
+// then `days` to a wall-clock time in micros; false on overflow.
+bool AddMonthsAndDays(int64_t micros, int64_t months, int64_t days, int64_t* out);
+
 // Floor division helpers for negative timestamps.
 inline int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;

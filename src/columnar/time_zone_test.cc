@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "columnar/datetime.h"
 
 namespace shoal::columnar {
@@ -161,6 +164,44 @@ TEST(Tzif, RejectsMalformedBytes) {
   auto r = ParseTzif("x", header + counts);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kCorruption);
+}
+
+}  // namespace
+}  // namespace shoal::columnar
+
+namespace shoal::columnar {
+namespace {
+
+// The default zone: TZ when it names a zone (a leading ':' allowed, as POSIX), else the zone
+// /etc/localtime links to, else UTC.
+TEST(TimeZone, DefaultZoneFromTheEnvironment) {
+  const char* saved = std::getenv("TZ");
+  const std::string saved_value = saved ? saved : "";
+  setenv("TZ", "Europe/Berlin", 1);
+  EXPECT_EQ(DefaultTimeZoneName(), "Europe/Berlin");
+  setenv("TZ", ":Asia/Tokyo", 1);
+  EXPECT_EQ(DefaultTimeZoneName(), "Asia/Tokyo");
+  setenv("TZ", "Not/A_Zone", 1);
+  const std::string fallback = DefaultTimeZoneName();
+  EXPECT_NE(fallback, "Not/A_Zone");
+  EXPECT_TRUE(FindTimeZone(fallback).ok()) << fallback;
+  if (saved) {
+    setenv("TZ", saved_value.c_str(), 1);
+  } else {
+    unsetenv("TZ");
+  }
+}
+
+// Text with an offset or zone ID names an instant; without one it is a wall clock in the zone.
+TEST(TimeZone, ParsesTimestampTextInAZone) {
+  const TimeZone& la = Zone("America/Los_Angeles");
+  EXPECT_EQ(ParseTimestampInZone("2024-01-01 10:00:00", la), At(2024, 1, 1, 18));
+  EXPECT_EQ(ParseTimestampInZone("2024-01-01T10:00:00Z", la), At(2024, 1, 1, 10));
+  EXPECT_EQ(ParseTimestampInZone("2024-01-01 10:00:00+08:00", la), At(2024, 1, 1, 2));
+  EXPECT_EQ(ParseTimestampInZone("2024-01-01 10:00:00 Asia/Tokyo", la), At(2024, 1, 1, 1));
+  EXPECT_EQ(ParseTimestampInZone("2024-01-01", la), At(2024, 1, 1, 8));
+  EXPECT_FALSE(ParseTimestampInZone("2024-01-01 10:00:00 Nowhere/City", la).has_value());
+  EXPECT_FALSE(ParseTimestampInZone("2024-13-01", la).has_value());
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterNullFunctions(r);
     RegisterCalendarFunctions(r);
     RegisterTimeZoneFunctions(r);
+    RegisterTimestampUnitFunctions(r);
     RegisterArrayFunctions(r);
     RegisterMapFunctions(r);
     return r;

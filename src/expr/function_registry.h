@@ -98,6 +98,7 @@ void RegisterStringEditFunctions(FunctionRegistry* r);
 void RegisterNullFunctions(FunctionRegistry* r);
 void RegisterCalendarFunctions(FunctionRegistry* r);
 void RegisterTimeZoneFunctions(FunctionRegistry* r);
+void RegisterTimestampUnitFunctions(FunctionRegistry* r);
 void RegisterArrayFunctions(FunctionRegistry* r);
 void RegisterMapFunctions(FunctionRegistry* r);
 
