@@ -63,6 +63,6 @@ if(EXISTS /usr/bin/python3 AND NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN)
              COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider ${t}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/python/tests)
     set_tests_properties(python/${n} PROPERTIES LABELS unit TIMEOUT 600
-                         ENVIRONMENT "PYTHONPATH=${SHOAL_PYTHON_DIR};SHOAL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PYTHONDONTWRITEBYTECODE=1")
+                         ENVIRONMENT "PYTHONPATH=${SHOAL_PYTHON_DIR};SHOAL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PYTHONDONTWRITEBYTECODE=1;TZ=UTC")
   endforeach()
 endif()

@@ -27,6 +27,7 @@ namespace shoal {
 
 namespace columnar {
 struct RecordBatch;
+class TimeZone;
 struct Schema;
 }  // namespace columnar
 
@@ -40,6 +41,10 @@ struct DatabaseOptions {
   // OutOfMemoryException. 0 = 80% of physical memory. SET memory_limit changes it for the
   // whole database; RESET memory_limit returns to this value.
   int64_t memory_limit = 0;
+  // The session time zone of every connection until SET TIME ZONE changes it: a region ID
+  // ("America/Los_Angeles") or an offset ("+08:00"). Empty = the TZ environment variable, else
+  // the zone /etc/localtime names, else UTC.
+  std::string time_zone;
   // Report progress of long statements to this callback (fraction 0..1); empty = none.
   std::function<void(double fraction, const std::string& what)> progress;
 };
@@ -86,7 +91,8 @@ class QueryResult {
   const std::string& column_name(int i) const;
   std::string column_type(int i) const;  // SQL spelling, e.g. "DECIMAL(10,2)"
   bool IsNull(int64_t row, int col) const;
-  // Text form (as the shell's table output), "NULL" for NULL.
+  // Text form (as the shell's table output), "NULL" for NULL; TIMESTAMP values as wall-clock
+  // times in the session time zone of the statement.
   std::string GetText(int64_t row, int col) const;
   // JSON form (as --format json/jsonl).
   std::string GetJson(int64_t row, int col) const;
@@ -98,6 +104,8 @@ class QueryResult {
   // Internal access for the shell and tests.
   const std::shared_ptr<const columnar::Schema>& schema() const;
   const std::vector<std::shared_ptr<columnar::RecordBatch>>& batches() const;
+  // The session time zone TIMESTAMP text is shown in; null = UTC.
+  const columnar::TimeZone* time_zone() const;
   struct Impl;
   explicit QueryResult(std::unique_ptr<Impl> impl);
   Impl& impl() { return *impl_; }

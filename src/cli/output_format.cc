@@ -55,12 +55,12 @@ void AppendCsvField(std::string_view s, bool is_null, std::string* out) {
 
 // Appends `{"name":value,...}` for row `row` of `batch`, with keys pre-encoded.
 void AppendJsonObject(const columnar::RecordBatch& batch, int64_t row,
-                      const std::vector<std::string>& keys, std::string* out) {
+                      const std::vector<std::string>& keys, const columnar::TimeZone* zone, std::string* out) {
   out->push_back('{');
   for (size_t c = 0; c < keys.size(); ++c) {
     if (c > 0) out->push_back(',');
     out->append(keys[c]);
-    columnar::AppendJson(*batch.columns[c], row, out);
+    columnar::AppendJson(*batch.columns[c], row, out, zone);
   }
   out->push_back('}');
 }
@@ -114,7 +114,7 @@ void WriteCsv(const QueryResult& result, const Sink& sink) {
         const columnar::Vector& v = *batch->columns[c];
         if (v.IsNull(r)) continue;
         text.clear();
-        columnar::AppendText(v, r, &text);
+        columnar::AppendText(v, r, &text, result.time_zone());
         AppendCsvField(text, false, out);
       }
       out->push_back('\n');
@@ -133,7 +133,7 @@ void WriteJson(const QueryResult& result, const Sink& sink) {
     for (int64_t r = 0; r < batch->num_rows; ++r) {
       if (!first) out->push_back(',');
       first = false;
-      AppendJsonObject(*batch, r, keys, out);
+      AppendJsonObject(*batch, r, keys, result.time_zone(), out);
       w.MaybeFlush();
     }
   }
@@ -146,7 +146,7 @@ void WriteJsonl(const QueryResult& result, const Sink& sink) {
   std::vector<std::string> keys = JsonKeys(result);
   for (const auto& batch : result.batches()) {
     for (int64_t r = 0; r < batch->num_rows; ++r) {
-      AppendJsonObject(*batch, r, keys, out);
+      AppendJsonObject(*batch, r, keys, result.time_zone(), out);
       out->push_back('\n');
       w.MaybeFlush();
     }

@@ -37,6 +37,22 @@ bool IsValidCivil(int64_t y, int m, int d) {
   return m >= 1 && m <= 12 && d >= 1 && d <= DaysInMonth(y, m);
 }
 
+bool AddMonthsAndDays(int64_t micros, int64_t months, int64_t days, int64_t* out) {
+  if (months != 0) {
+    const CivilDate c = CivilFromDays(FloorDiv(micros, kMicrosPerDay));
+    const int64_t tod = FloorMod(micros, kMicrosPerDay);
+    if (months > 12 * 300000LL || months < -12 * 300000LL) return false;
+    const int64_t total = c.year * 12 + (c.month - 1) + months;
+    const int64_t y = FloorDiv(total, 12);
+    const int m = static_cast<int>(FloorMod(total, 12)) + 1;
+    if (y > 300000 || y < -300000) return false;
+    micros = DaysFromCivil(y, m, c.day < DaysInMonth(y, m) ? c.day : DaysInMonth(y, m)) * kMicrosPerDay + tod;
+  }
+  int64_t dm;
+  if (__builtin_mul_overflow(days, kMicrosPerDay, &dm)) return false;
+  return !__builtin_add_overflow(micros, dm, out);
+}
+
 static void AppendYmd(std::string* out, int64_t days) {
   CivilDate c = CivilFromDays(days);
   char buf[48];
@@ -159,7 +175,7 @@ std::optional<int32_t> ParseDate(std::string_view s) {
   return static_cast<int32_t>(days);
 }
 
-std::optional<int64_t> ParseTimestamp(std::string_view s) {
+std::optional<int64_t> ParseLocalTimestamp(std::string_view s, std::string_view* zone_text) {
   Cursor c{s};
   c.SkipSpaces();
   int64_t days, micros = 0;
@@ -169,13 +185,23 @@ std::optional<int64_t> ParseTimestamp(std::string_view s) {
     if (!ParseTimePart(c, &micros)) return std::nullopt;
   }
   c.SkipSpaces();
+  std::string_view rest = s.substr(c.i);
+  while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+  *zone_text = rest;
+  return days * kMicrosPerDay + micros;
+}
+
+std::optional<int64_t> ParseTimestamp(std::string_view s) {
+  std::string_view zone;
+  auto local = ParseLocalTimestamp(s, &zone);
+  if (!local) return std::nullopt;
+  Cursor c{zone};
   int64_t offset_min = 0;
   if (c.Eat('Z')) {
-  } else if (c.s.substr(c.i) == "UTC") {
+  } else if (zone == "UTC") {
     c.i += 3;
-  } else if (c.i < s.size() && (s[c.i] == '+' || s[c.i] == '-')) {
-    bool neg = s[c.i] == '-';
-    ++c.i;
+  } else if (c.Eat('+') || c.Eat('-')) {
+    bool neg = zone[0] == '-';
     int64_t oh, om = 0;
     if (!c.Digits(2, 2, &oh)) return std::nullopt;
     if (c.Eat(':')) {
@@ -185,9 +211,8 @@ std::optional<int64_t> ParseTimestamp(std::string_view s) {
     }
     offset_min = (oh * 60 + om) * (neg ? -1 : 1);
   }
-  c.SkipSpaces();
   if (!c.Done()) return std::nullopt;
-  return days * kMicrosPerDay + micros - offset_min * 60 * kMicrosPerSecond;
+  return *local - offset_min * 60 * kMicrosPerSecond;
 }
 
 std::optional<int64_t> ParseTime(std::string_view s) {

@@ -36,7 +36,14 @@ std::optional<int32_t> ParseDate(std::string_view s);
 // Parse "YYYY-MM-DD[( |T)HH:MM[:SS[.f{1,9}]]][Z|+HH[:MM]|-HH[:MM]| UTC]"; offsets are applied
 // (result is UTC). nullopt when malformed.
 std::optional<int64_t> ParseTimestamp(std::string_view s);
+// The wall-clock micros of "YYYY-MM-DD[( |T)HH:MM[:SS[.f{1,9}]]]" and, in *zone_text, what follows
+// it (spaces trimmed; empty when nothing does): an offset or zone ID for the caller to read.
+std::optional<int64_t> ParseLocalTimestamp(std::string_view s, std::string_view* zone_text);
 std::optional<int64_t> ParseTime(std::string_view s);
+
+// Adds `months` (the day of month clamped to the target month's last day, as Java's plusMonths)
+// then `days` to a wall-clock time in micros; false on overflow.
+bool AddMonthsAndDays(int64_t micros, int64_t months, int64_t days, int64_t* out);
 
 // Floor division helpers for negative timestamps.
 inline int64_t FloorDiv(int64_t a, int64_t b) {

@@ -5,6 +5,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "columnar/time_zone.h"
 
 namespace shoal::columnar {
 
@@ -75,7 +76,7 @@ int128_t DecimalAt(const Vector& v, int64_t row) {
   return v.type()->IsWideDecimal() ? v.Get<int128_t>(row) : v.Get<int64_t>(row);
 }
 
-void AppendValue(const Vector& v, int64_t row, Form form, std::string* out) {
+void AppendValue(const Vector& v, int64_t row, Form form, const TimeZone* zone, std::string* out) {
   const bool json = form == Form::kJson;
   if (v.IsNull(row)) {
     out->append(json ? "null" : "NULL");
@@ -125,7 +126,11 @@ void AppendValue(const Vector& v, int64_t row, Form form, std::string* out) {
     case TypeId::kBinary: quoted(EscapeBinary(v.GetString(row))); return;
     case TypeId::kDate: quoted(FormatDate(v.Get<int32_t>(row))); return;
     case TypeId::kTime: quoted(FormatTime(v.Get<int64_t>(row))); return;
-    case TypeId::kTimestamp:
+    case TypeId::kTimestamp: {
+      const int64_t t = v.Get<int64_t>(row);
+      quoted(FormatTimestamp(zone ? zone->ToLocal(t) : t));
+      return;
+    }
     case TypeId::kTimestampNtz: quoted(FormatTimestamp(v.Get<int64_t>(row))); return;
     case TypeId::kList: {
       const int64_t* o = v.offsets();
@@ -133,7 +138,7 @@ void AppendValue(const Vector& v, int64_t row, Form form, std::string* out) {
       out->push_back('[');
       for (int64_t i = o[row]; i < o[row + 1]; ++i) {
         if (i > o[row]) out->append(json ? "," : ", ");
-        AppendValue(c, i, json ? form : Form::kNestedText, out);
+        AppendValue(c, i, json ? form : Form::kNestedText, zone, out);
       }
       out->push_back(']');
       return;
@@ -148,14 +153,14 @@ void AppendValue(const Vector& v, int64_t row, Form form, std::string* out) {
         if (i > o[row]) out->append(json ? "," : ", ");
         if (json) {
           out->append("{\"key\":");
-          AppendValue(keys, i, form, out);
+          AppendValue(keys, i, form, zone, out);
           out->append(",\"value\":");
-          AppendValue(values, i, form, out);
+          AppendValue(values, i, form, zone, out);
           out->push_back('}');
         } else {
-          AppendValue(keys, i, Form::kText, out);
+          AppendValue(keys, i, Form::kText, zone, out);
           out->push_back('=');
-          AppendValue(values, i, Form::kText, out);
+          AppendValue(values, i, Form::kText, zone, out);
         }
       }
       out->push_back(json ? ']' : '}');
@@ -174,7 +179,7 @@ void AppendValue(const Vector& v, int64_t row, Form form, std::string* out) {
           out->append(fields[f].name);
           out->append("': ");
         }
-        AppendValue(*v.child(f), row, json ? form : Form::kNestedText, out);
+        AppendValue(*v.child(f), row, json ? form : Form::kNestedText, zone, out);
       }
       out->push_back('}');
       return;
@@ -184,11 +189,15 @@ void AppendValue(const Vector& v, int64_t row, Form form, std::string* out) {
 
 }  // namespace
 
-void AppendJson(const Vector& v, int64_t row, std::string* out) { AppendValue(v, row, Form::kJson, out); }
-void AppendText(const Vector& v, int64_t row, std::string* out) { AppendValue(v, row, Form::kText, out); }
-std::string TextOf(const Vector& v, int64_t row) {
+void AppendJson(const Vector& v, int64_t row, std::string* out, const TimeZone* zone) {
+  AppendValue(v, row, Form::kJson, zone, out);
+}
+void AppendText(const Vector& v, int64_t row, std::string* out, const TimeZone* zone) {
+  AppendValue(v, row, Form::kText, zone, out);
+}
+std::string TextOf(const Vector& v, int64_t row, const TimeZone* zone) {
   std::string s;
-  AppendText(v, row, &s);
+  AppendText(v, row, &s, zone);
   return s;
 }
 

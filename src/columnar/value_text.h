@@ -16,9 +16,13 @@
 
 namespace shoal::columnar {
 
-void AppendJson(const Vector& v, int64_t row, std::string* out);
-void AppendText(const Vector& v, int64_t row, std::string* out);
-std::string TextOf(const Vector& v, int64_t row);
+class TimeZone;
+
+// TIMESTAMP values (also inside nested values) are shown as wall-clock times in `zone`; null
+// means UTC. TIMESTAMP_NTZ values are shown as they are.
+void AppendJson(const Vector& v, int64_t row, std::string* out, const TimeZone* zone = nullptr);
+void AppendText(const Vector& v, int64_t row, std::string* out, const TimeZone* zone = nullptr);
+std::string TextOf(const Vector& v, int64_t row, const TimeZone* zone = nullptr);
 
 // Shortest text that reads back to the same double, with ".0" on integral values as DuckDB
 // prints them ("1.5", "2.0", "1e+300", "NaN", "Infinity").

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "columnar/time_zone.h"
 #include "expr/cast.h"
 #include "expr/comparison.h"
 #include "expr/like.h"
@@ -22,8 +23,10 @@ constexpr Truth kAny{true, true, true};
 Truth Swap(Truth x) { return {x.f, x.t, x.n}; }
 
 // Whether CAST(from -> to) preserves order (so bounds can be cast too).
-bool Monotonic(const TypePtr& from, const TypePtr& to) {
+bool Monotonic(const TypePtr& from, const TypePtr& to, const columnar::TimeZone* zone) {
   TypeId f = from->id(), t = to->id();
+  // An instant's wall clock falls back at the end of daylight saving time.
+  if (f == TypeId::kTimestamp && t == TypeId::kTimestampNtz && zone && !zone->is_fixed()) return false;
   if (from->IsInteger() || f == TypeId::kDecimal) {
     if (to->IsFloating()) return true;
     if (t == TypeId::kDecimal || to->IsInteger()) return CanCast(from, to);  // widening by construction
@@ -49,10 +52,10 @@ struct ColumnRange {
 
 bool ResolveColumn(const Expr& e, const ColumnStatsProvider& p, ColumnRange* out) {
   const Expr* cur = &e;
-  std::vector<TypePtr> casts;
+  std::vector<const Expr*> casts;
   while (cur->kind == ExprKind::kCast && !cur->try_cast) {
-    if (!Monotonic(cur->args[0]->type, cur->type)) return false;
-    casts.push_back(cur->type);
+    if (!Monotonic(cur->args[0]->type, cur->type, cur->zone)) return false;
+    casts.push_back(cur);
     cur = cur->args[0].get();
   }
   if (cur->kind != ExprKind::kColumnRef) return false;
@@ -79,8 +82,8 @@ bool ResolveColumn(const Expr& e, const ColumnStatsProvider& p, ColumnRange* out
       else hi = *c;
     }
     for (size_t i = casts.size(); i-- > 0 && !bad;) {
-      auto l2 = CastValue(lo, casts[i]);
-      auto h2 = CastValue(hi, casts[i]);
+      auto l2 = CastValue(lo, casts[i]->type, false, casts[i]->zone);
+      auto h2 = CastValue(hi, casts[i]->type, false, casts[i]->zone);
       if (!l2.ok() || !h2.ok()) bad = true;
       else {
         lo = *l2;

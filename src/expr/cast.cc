@@ -12,6 +12,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "columnar/time_zone.h"
 #include "columnar/value_text.h"
 #include "expr/physical_type.h"
 
@@ -237,7 +238,7 @@ bool ParseDouble(std::string_view s, double* out) {
   return true;
 }
 
-Status CastFromString(const Vector& in, Vector* out, const TypePtr& to, bool try_cast) {
+Status CastFromString(const Vector& in, Vector* out, const TypePtr& to, bool try_cast, const columnar::TimeZone& zone) {
   int64_t n = in.size();
   if (to->id() == TypeId::kBinary || to->id() == TypeId::kString) {
     out->AppendFrom(in, 0, n);  // same layout: offsets + bytes
@@ -289,8 +290,10 @@ Status CastFromString(const Vector& in, Vector* out, const TypePtr& to, bool try
       return parse(int32_t{}, [](std::string_view s, int32_t* d) {
         auto v = columnar::ParseDate(Trim(s));
         if (!v) {
-          // A timestamp string is a valid DATE source too (the time part is dropped).
-          auto ts = columnar::ParseTimestamp(Trim(s));
+          // A timestamp string is a valid DATE source too: its date as written, the time and any
+          // offset dropped (Spark's stringToDate).
+          std::string_view zone_text;
+          auto ts = columnar::ParseLocalTimestamp(Trim(s), &zone_text);
           if (!ts) return false;
           *d = static_cast<int32_t>(columnar::FloorDiv(*ts, columnar::kMicrosPerDay));
           return true;
@@ -306,6 +309,12 @@ Status CastFromString(const Vector& in, Vector* out, const TypePtr& to, bool try
         return true;
       });
     case TypeId::kTimestamp:
+      return parse(int64_t{}, [&zone](std::string_view s, int64_t* d) {
+        auto v = columnar::ParseTimestampInZone(Trim(s), zone);
+        if (!v) return false;
+        *d = *v;
+        return true;
+      });
     case TypeId::kTimestampNtz:
       return parse(int64_t{}, [](std::string_view s, int64_t* d) {
         auto v = columnar::ParseTimestamp(Trim(s));
@@ -318,7 +327,7 @@ Status CastFromString(const Vector& in, Vector* out, const TypePtr& to, bool try
   }
 }
 
-Status CastToString(const Vector& in, Vector* out) {
+Status CastToString(const Vector& in, Vector* out, const columnar::TimeZone& zone) {
   int64_t n = in.size();
   out->Reserve(n);
   if (in.id() == TypeId::kBinary) {
@@ -332,35 +341,45 @@ Status CastToString(const Vector& in, Vector* out) {
       continue;
     }
     s.clear();
-    columnar::AppendText(in, i, &s);
+    columnar::AppendText(in, i, &s, &zone);
     out->AppendString(s);
   }
   return Status::OK();
 }
 
-Status CastTemporal(const Vector& in, Vector* out, const TypePtr& to, bool try_cast) {
+// TIMESTAMP is an instant, read and written as a wall-clock time in `zone`; DATE and
+// TIMESTAMP_NTZ are wall-clock values.
+Status CastTemporal(const Vector& in, Vector* out, const TypePtr& to, bool try_cast, const columnar::TimeZone& zone) {
   TypeId f = in.id(), t = to->id();
   bool f_ts = f == TypeId::kTimestamp || f == TypeId::kTimestampNtz;
   bool t_ts = t == TypeId::kTimestamp || t == TypeId::kTimestampNtz;
+  const columnar::TimeZone* from_zone = f == TypeId::kTimestamp ? &zone : nullptr;
+  const columnar::TimeZone* to_zone = t == TypeId::kTimestamp ? &zone : nullptr;
   if (f == TypeId::kDate && t_ts) {
-    return FixedLoop<int32_t, int64_t>(in, out, to, try_cast, [](int32_t d, int64_t* o) {
-      return !__builtin_mul_overflow(static_cast<int64_t>(d), columnar::kMicrosPerDay, o);
+    return FixedLoop<int32_t, int64_t>(in, out, to, try_cast, [to_zone](int32_t d, int64_t* o) {
+      if (__builtin_mul_overflow(static_cast<int64_t>(d), columnar::kMicrosPerDay, o)) return false;
+      if (to_zone) *o = to_zone->ToUtc(*o);
+      return true;
     });
   }
   if (f_ts && t == TypeId::kDate) {
-    return FixedLoop<int64_t, int32_t>(in, out, to, try_cast, [](int64_t v, int32_t* o) {
+    return FixedLoop<int64_t, int32_t>(in, out, to, try_cast, [from_zone](int64_t v, int32_t* o) {
+      if (from_zone) v = from_zone->ToLocal(v);
       *o = static_cast<int32_t>(columnar::FloorDiv(v, columnar::kMicrosPerDay));
       return true;
     });
   }
   if (f_ts && t == TypeId::kTime) {
-    return FixedLoop<int64_t, int64_t>(in, out, to, try_cast, [](int64_t v, int64_t* o) {
+    return FixedLoop<int64_t, int64_t>(in, out, to, try_cast, [from_zone](int64_t v, int64_t* o) {
+      if (from_zone) v = from_zone->ToLocal(v);
       *o = columnar::FloorMod(v, columnar::kMicrosPerDay);
       return true;
     });
   }
   if (f_ts && t_ts) {
-    return FixedLoop<int64_t, int64_t>(in, out, to, try_cast, [](int64_t v, int64_t* o) {
+    return FixedLoop<int64_t, int64_t>(in, out, to, try_cast, [from_zone, to_zone](int64_t v, int64_t* o) {
+      if (from_zone) v = from_zone->ToLocal(v);  // TIMESTAMP -> TIMESTAMP_NTZ: the wall clock
+      if (to_zone) v = to_zone->ToUtc(v);        // TIMESTAMP_NTZ -> TIMESTAMP: that wall clock's instant
       *o = v;
       return true;
     });
@@ -368,23 +387,25 @@ Status CastTemporal(const Vector& in, Vector* out, const TypePtr& to, bool try_c
   return Status::NotSupported("Cannot cast " + in.type()->ToString() + " to " + to->ToString());
 }
 
-Status CastInto(const VectorPtr& in, const TypePtr& to, bool try_cast, VectorPtr* result);
+Status CastInto(const VectorPtr& in, const TypePtr& to, bool try_cast, const columnar::TimeZone& zone,
+                VectorPtr* result);
 
 // Copies offsets/validity of a LIST/MAP and casts its child.
-Status CastNested(const VectorPtr& in, const TypePtr& to, bool try_cast, VectorPtr* result) {
+Status CastNested(const VectorPtr& in, const TypePtr& to, bool try_cast, const columnar::TimeZone& zone,
+                  VectorPtr* result) {
   auto out = std::make_shared<Vector>(to);
   int64_t n = in->size();
   out->validity() = in->validity();
   if (to->id() == TypeId::kStruct) {
     for (size_t c = 0; c < to->children().size(); ++c) {
       VectorPtr child;
-      RETURN_NOT_OK(CastInto(in->child(c), to->children()[c].type, try_cast, &child));
+      RETURN_NOT_OK(CastInto(in->child(c), to->children()[c].type, try_cast, zone, &child));
       out->children()[c] = child;
     }
   } else {
     out->values() = in->values();
     VectorPtr child;
-    RETURN_NOT_OK(CastInto(in->child(0), to->children()[0].type, try_cast, &child));
+    RETURN_NOT_OK(CastInto(in->child(0), to->children()[0].type, try_cast, zone, &child));
     out->children()[0] = child;
   }
   out->SetLength(n);
@@ -392,7 +413,8 @@ Status CastNested(const VectorPtr& in, const TypePtr& to, bool try_cast, VectorP
   return Status::OK();
 }
 
-Status CastInto(const VectorPtr& in, const TypePtr& to, bool try_cast, VectorPtr* result) {
+Status CastInto(const VectorPtr& in, const TypePtr& to, bool try_cast, const columnar::TimeZone& zone,
+                VectorPtr* result) {
   const TypePtr& from = in->type();
   if (from->Equals(*to)) {
     *result = in;
@@ -409,19 +431,19 @@ Status CastInto(const VectorPtr& in, const TypePtr& to, bool try_cast, VectorPtr
   if (from->IsNested() || to->IsNested()) {
     if (to->id() == TypeId::kString) {
       auto out = Vector::Make(to, n);
-      RETURN_NOT_OK(CastToString(*in, out.get()));
+      RETURN_NOT_OK(CastToString(*in, out.get(), zone));
       *result = out;
       return Status::OK();
     }
-    return CastNested(in, to, try_cast, result);
+    return CastNested(in, to, try_cast, zone, result);
   }
   auto out = Vector::Make(to, n);
   if (to->id() == TypeId::kString) {
-    RETURN_NOT_OK(CastToString(*in, out.get()));
+    RETURN_NOT_OK(CastToString(*in, out.get(), zone));
   } else if (from->IsStringLike()) {
-    RETURN_NOT_OK(CastFromString(*in, out.get(), to, try_cast));
+    RETURN_NOT_OK(CastFromString(*in, out.get(), to, try_cast, zone));
   } else if (from->IsTemporal() || to->IsTemporal()) {
-    RETURN_NOT_OK(CastTemporal(*in, out.get(), to, try_cast));
+    RETURN_NOT_OK(CastTemporal(*in, out.get(), to, try_cast, zone));
   } else {
     Status st = DispatchFixed(
         *from, [&](auto tag) { return CastFromNumeric<decltype(tag)>(*in, out.get(), to, try_cast); },
@@ -460,18 +482,20 @@ bool CanCast(const TypePtr& from, const TypePtr& to) {
   return false;
 }
 
-Result<VectorPtr> CastVector(const VectorPtr& input, const TypePtr& to, bool try_cast) {
+Result<VectorPtr> CastVector(const VectorPtr& input, const TypePtr& to, bool try_cast,
+                             const columnar::TimeZone* zone) {
   VectorPtr out;
-  RETURN_NOT_OK(CastInto(input, to, try_cast, &out));
+  RETURN_NOT_OK(CastInto(input, to, try_cast, zone ? *zone : columnar::TimeZone::Utc(), &out));
   return out;
 }
 
-Result<columnar::Value> CastValue(const columnar::Value& value, const TypePtr& to, bool try_cast) {
+Result<columnar::Value> CastValue(const columnar::Value& value, const TypePtr& to, bool try_cast,
+                                  const columnar::TimeZone* zone) {
   if (value.type()->Equals(*to)) return value;
   if (value.is_null()) return columnar::Value::Null(to);
   auto v = Vector::Make(value.type(), 1);
   value.AppendTo(v.get());
-  ASSIGN_OR_RETURN(VectorPtr out, CastVector(v, to, try_cast));
+  ASSIGN_OR_RETURN(VectorPtr out, CastVector(v, to, try_cast, zone));
   return columnar::Value::FromVector(*out, 0);
 }
 

@@ -14,16 +14,22 @@
 #include "columnar/vector.h"
 #include "shoal/status.h"
 
+namespace shoal::columnar {
+class TimeZone;
+}
+
 namespace shoal::expr {
 
 // Whether an explicit CAST from `from` to `to` can ever succeed.
 bool CanCast(const columnar::TypePtr& from, const columnar::TypePtr& to);
 
 // Casts every row of `input` to `to`. Returns `input` itself (shared) when the types are equal.
+// TIMESTAMP values are read and written as wall-clock times in `zone` (null: UTC) where a cast
+// meets text, DATE, TIME or TIMESTAMP_NTZ; a string with an offset or zone ID names its instant.
 Result<columnar::VectorPtr> CastVector(const columnar::VectorPtr& input, const columnar::TypePtr& to,
-                                       bool try_cast = false);
+                                       bool try_cast = false, const columnar::TimeZone* zone = nullptr);
 
 Result<columnar::Value> CastValue(const columnar::Value& value, const columnar::TypePtr& to,
-                                  bool try_cast = false);
+                                  bool try_cast = false, const columnar::TimeZone* zone = nullptr);
 
 }  // namespace shoal::expr

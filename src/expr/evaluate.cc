@@ -139,7 +139,7 @@ Result<Datum> Evaluator::Eval(const Expr& e, const uint32_t* sel, int64_t n) {
     case ExprKind::kFunction: return EvalFunction(e, sel, n);
     case ExprKind::kCast: {
       ASSIGN_OR_RETURN(Datum d, Eval(*e.args[0], sel, n));
-      ASSIGN_OR_RETURN(VectorPtr v, CastVector(d.vec, e.type, e.try_cast));
+      ASSIGN_OR_RETURN(VectorPtr v, CastVector(d.vec, e.type, e.try_cast, e.zone));
       return Datum{v, d.constant};
     }
     case ExprKind::kCase: return EvalCase(e, sel, n);
@@ -197,6 +197,7 @@ Result<Datum> Evaluator::EvalFunction(const Expr& e, const uint32_t* sel, int64_
   call.result_type = e.type;
   call.ctx = &ctx_;
   call.name = e.name;
+  call.zone = e.zone;
   VectorPtr out;
   RETURN_NOT_OK(e.kernel(call, &out));
   return Datum{out, all_constant};

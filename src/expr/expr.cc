@@ -19,10 +19,13 @@ using columnar::TypeId;
 
 namespace {
 
+thread_local const columnar::TimeZone* binding_zone = nullptr;
+
 std::shared_ptr<Expr> NewExpr(ExprKind kind, TypePtr type) {
   auto e = std::make_shared<Expr>();
   e->kind = kind;
   e->type = std::move(type);
+  if (kind == ExprKind::kCast || kind == ExprKind::kFunction) e->zone = binding_zone;
   return e;
 }
 
@@ -123,7 +126,7 @@ Result<ExprPtr> Cast(ExprPtr child, TypePtr type, bool try_cast) {
                           child->ToString());
   }
   if (child->IsLiteral()) {
-    auto v = CastValue(child->value, type, try_cast);
+    auto v = CastValue(child->value, type, try_cast, binding_zone);
     if (v.ok()) return Literal(std::move(v).value());
   }
   auto e = NewExpr(ExprKind::kCast, std::move(type));
@@ -132,6 +135,10 @@ Result<ExprPtr> Cast(ExprPtr child, TypePtr type, bool try_cast) {
   e->args.push_back(std::move(child));
   return ExprPtr(e);
 }
+
+ScopedTimeZone::ScopedTimeZone(const columnar::TimeZone* zone) : saved_(binding_zone) { binding_zone = zone; }
+ScopedTimeZone::~ScopedTimeZone() { binding_zone = saved_; }
+const columnar::TimeZone* ScopedTimeZone::Current() { return binding_zone; }
 
 Result<ExprPtr> ImplicitCast(ExprPtr child, const TypePtr& type) {
   if (child->type->Equals(*type)) return child;
@@ -487,7 +494,7 @@ bool Expr::Equals(const Expr& o) const {
   if (kind != o.kind || !type->Equals(*o.type) || args.size() != o.args.size()) return false;
   if (column != o.column || (kind != ExprKind::kColumnRef && name != o.name) || kernel != o.kernel || try_cast != o.try_cast ||
       has_else != o.has_else || negated != o.negated || case_insensitive != o.case_insensitive ||
-      field_index != o.field_index) {
+      field_index != o.field_index || zone != o.zone) {
     return false;
   }
   if (kind == ExprKind::kInSet && in_set != o.in_set) return false;

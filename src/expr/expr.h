@@ -37,6 +37,10 @@
 #include "columnar/value.h"
 #include "shoal/status.h"
 
+namespace shoal::columnar {
+class TimeZone;
+}
+
 namespace shoal::expr {
 
 using columnar::TypePtr;
@@ -89,6 +93,9 @@ struct Expr {
   // rebuilt when the list's nodes change).
   std::shared_ptr<InListCache> in_list;
   std::shared_ptr<const InListSet> in_set;  // kInSet
+  // kCast, kFunction: the session time zone when the node was built (ScopedTimeZone), which
+  // TIMESTAMP casts and datetime functions read; null means UTC.
+  const columnar::TimeZone* zone = nullptr;
 
   bool IsLiteral() const { return kind == ExprKind::kLiteral; }
   bool IsNullLiteral() const { return kind == ExprKind::kLiteral && value.is_null(); }
@@ -100,6 +107,22 @@ struct Expr {
   // name) and a matching hash, so the planner can dedupe GROUP BY and projection expressions.
   bool Equals(const Expr& other) const;
   size_t Hash() const;
+};
+
+// Sets the session time zone that kCast and kFunction nodes built on this thread take while it
+// lives (Spark resolves its time-zone-aware expressions when it binds them, so a statement's
+// expressions see one zone wherever they are evaluated: folding, scans, operators). Nests.
+class ScopedTimeZone {
+ public:
+  explicit ScopedTimeZone(const columnar::TimeZone* zone);
+  ~ScopedTimeZone();
+  ScopedTimeZone(const ScopedTimeZone&) = delete;
+  ScopedTimeZone& operator=(const ScopedTimeZone&) = delete;
+  // The zone in effect on this thread; null means UTC.
+  static const columnar::TimeZone* Current();
+
+ private:
+  const columnar::TimeZone* saved_;
 };
 
 // ---- builders (all coercion happens here, so evaluation never sees mismatched types)

@@ -1,3 +1,5 @@
+#include "columnar/datetime.h"
+#include "columnar/time_zone.h"
 #include "expr/comparison.h"
 #include "expr/evaluate.h"
 #include "expr/expr.h"
@@ -15,12 +17,11 @@ bool IsTimestamp(const columnar::DataType& t) {
   return t.id() == columnar::TypeId::kTimestamp || t.id() == columnar::TypeId::kTimestampNtz;
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
-
 // `CAST(d AS TIMESTAMP) op T` for a DATE d and a TIMESTAMP literal T as the exact comparison of d
 // with a DATE, so scans prune and filter on the date column itself (DATE + INTERVAL is a
 // TIMESTAMP, which puts such casts into TPC-H's date ranges). A date d is midnight of day d, so
-// with f = floor(T) in days and c = f + (T is not midnight):  < T  is  d < c;  <= T  is  d <= f;
+// with f = floor(T) in days and c = f + (T is not midnight):  (midnight in the cast's session
+// zone: f is the last day whose midnight is at or before T)  < T  is  d < c;  <= T  is  d <= f;
 // > T  is  d > f;  >= T  is  d >= c;  = T  is  d = f only when T is midnight.
 ExprPtr SimplifyDateCastComparison(const ExprPtr& e) {
   CompareOp op;
@@ -37,10 +38,17 @@ ExprPtr SimplifyDateCastComparison(const ExprPtr& e) {
   }
   if (cast_side < 0 || op == CompareOp::kNe) return e;
   if (cast_side == 1) op = FlipCompareOp(op);
-  constexpr int64_t kMicrosPerDay = 86400LL * 1000 * 1000;
+  using columnar::FloorDiv;
+  using columnar::kMicrosPerDay;
   const int64_t t = e->args[1 - cast_side]->value.GetInt();
-  const int64_t floor_day = FloorDiv(t, kMicrosPerDay);
-  const bool midnight = floor_day * kMicrosPerDay == t;
+  const columnar::TimeZone& zone = e->args[cast_side]->zone ? *e->args[cast_side]->zone : columnar::TimeZone::Utc();
+  if (t < INT64_MIN / 2 || t > INT64_MAX / 2) return e;
+  // The midnight of day d as the cast computes it is strictly increasing in d.
+  auto midnight_of = [&](int64_t d) { return zone.ToUtc(d * kMicrosPerDay); };
+  int64_t floor_day = FloorDiv(zone.ToLocal(t), kMicrosPerDay);
+  while (midnight_of(floor_day) > t) --floor_day;
+  while (midnight_of(floor_day + 1) <= t) ++floor_day;
+  const bool midnight = midnight_of(floor_day) == t;
   const int64_t ceil_day = floor_day + (midnight ? 0 : 1);
   if (floor_day < INT32_MIN + 1 || ceil_day > INT32_MAX - 1) return e;
   int64_t day = 0;

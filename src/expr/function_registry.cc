@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "columnar/time_zone.h"
 #include "expr/coercion.h"
 
 namespace shoal::expr {
@@ -31,6 +32,8 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterStringEditFunctions(r);
     RegisterNullFunctions(r);
     RegisterCalendarFunctions(r);
+    RegisterTimeZoneFunctions(r);
+    RegisterTimestampUnitFunctions(r);
     RegisterArrayFunctions(r);
     RegisterMapFunctions(r);
     return r;
@@ -87,6 +90,8 @@ int MatchSignature(const std::vector<TypePtr>& args, const std::vector<TypePtr>&
   }
   return total;
 }
+
+const columnar::TimeZone& KernelCall::Zone() const { return zone ? *zone : columnar::TimeZone::Utc(); }
 
 void PropagateNulls(const KernelCall& call, columnar::Vector* out) {
   bool any = false;

@@ -40,6 +40,10 @@ struct KernelCall {
   TypePtr result_type;
   EvalContext* ctx = nullptr;
   std::string_view name;  // for error messages
+  const columnar::TimeZone* zone = nullptr;  // the call's session time zone (Expr::zone); null: UTC
+
+  // The session time zone, UTC when none was set.
+  const columnar::TimeZone& Zone() const;
 
   const KernelArg& arg(size_t i) const { return args[i]; }
 };
@@ -93,6 +97,8 @@ void RegisterStringSearchFunctions(FunctionRegistry* r);
 void RegisterStringEditFunctions(FunctionRegistry* r);
 void RegisterNullFunctions(FunctionRegistry* r);
 void RegisterCalendarFunctions(FunctionRegistry* r);
+void RegisterTimeZoneFunctions(FunctionRegistry* r);
+void RegisterTimestampUnitFunctions(FunctionRegistry* r);
 void RegisterArrayFunctions(FunctionRegistry* r);
 void RegisterMapFunctions(FunctionRegistry* r);
 

@@ -7,6 +7,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/decimal.h"
+#include "columnar/time_zone.h"
 #include "expr/arithmetic.h"
 #include "expr/coercion.h"
 #include "expr/function_registry.h"
@@ -324,31 +325,8 @@ Status NegateKernel(const KernelCall& call, VectorPtr* result) {
 
 // ---- temporal
 
-int DaysInMonth(int64_t y, int m) {
-  for (int d = 31; d > 28; --d) {
-    if (columnar::IsValidCivil(y, m, d)) return d;
-  }
-  return 28;
-}
-
 bool AddInterval(int64_t ts, int64_t months, int64_t days, int64_t micros, int64_t* out) {
-  if (months != 0) {
-    int64_t day = columnar::FloorDiv(ts, columnar::kMicrosPerDay);
-    int64_t tod = columnar::FloorMod(ts, columnar::kMicrosPerDay);
-    columnar::CivilDate c = columnar::CivilFromDays(day);
-    int64_t total = c.year * 12 + (c.month - 1) + months;
-    int64_t y = columnar::FloorDiv(total, 12);
-    int m = static_cast<int>(columnar::FloorMod(total, 12)) + 1;
-    int d = std::min(c.day, DaysInMonth(y, m));
-    if (y > 300000 || y < -300000) return false;
-    ts = columnar::DaysFromCivil(y, m, d) * columnar::kMicrosPerDay + tod;
-  }
-  int64_t dm;
-  if (__builtin_mul_overflow(days, columnar::kMicrosPerDay, &dm)) return false;
-  if (__builtin_add_overflow(ts, dm, &ts)) return false;
-  if (__builtin_add_overflow(ts, micros, &ts)) return false;
-  *out = ts;
-  return true;
+  return columnar::AddMonthsAndDays(ts, months, days, &ts) && !__builtin_add_overflow(ts, micros, out);
 }
 
 struct IntervalRow {
@@ -359,7 +337,9 @@ IntervalRow ReadInterval(const KernelArg& a, int64_t i) {
   return {a.vec->child(0)->Get<int32_t>(r), a.vec->child(1)->Get<int32_t>(r), a.vec->child(2)->Get<int64_t>(r)};
 }
 
-// TIMESTAMP/DATE (arg ts_arg) +/- INTERVAL (the other arg) -> TIMESTAMP.
+// TIMESTAMP/DATE (arg ts_arg) +/- INTERVAL (the other arg) -> TIMESTAMP. For a TIMESTAMP result
+// the months and days move the wall clock in the session zone, the micros the instant (Spark's
+// timestampAddInterval), so a day added across a DST change keeps the time of day.
 template <bool kSubtract>
 Status TimestampIntervalKernel(const KernelCall& call, VectorPtr* result) {
   size_t ts_arg = IsIntervalType(call.arg(0).type()) ? 1 : 0;
@@ -368,6 +348,7 @@ Status TimestampIntervalKernel(const KernelCall& call, VectorPtr* result) {
   auto out = MakeFixedOutput(call);
   int64_t* r = out->data<int64_t>();
   const bool is_date = t.type()->id() == TypeId::kDate;
+  const columnar::TimeZone* zone = call.result_type->id() == TypeId::kTimestamp ? &call.Zone() : nullptr;
   for (int64_t i = 0; i < call.n; ++i) {
     if (!out->IsValid(i)) {
       r[i] = 0;
@@ -376,7 +357,15 @@ Status TimestampIntervalKernel(const KernelCall& call, VectorPtr* result) {
     int64_t ts = is_date ? t.vec->Get<int32_t>(t.Row(i)) * columnar::kMicrosPerDay : t.vec->Get<int64_t>(t.Row(i));
     IntervalRow v = ReadInterval(iv, i);
     if (kSubtract) v = {-v.months, -v.days, -v.micros};
-    if (!AddInterval(ts, v.months, v.days, v.micros, &r[i])) {
+    bool ok = true;
+    if (zone && (v.months != 0 || v.days != 0 || is_date)) {
+      const int64_t local = is_date ? ts : zone->ToLocal(ts);
+      int64_t moved = 0;
+      ok = AddInterval(local, v.months, v.days, 0, &moved) && !__builtin_add_overflow(zone->ToUtc(moved), v.micros, &r[i]);
+    } else {
+      ok = AddInterval(ts, v.months, v.days, v.micros, &r[i]);
+    }
+    if (!ok) {
       return Status::OutOfRange("Overflow in " + std::string(kSubtract ? "subtraction" : "addition") +
                                 " of TIMESTAMP and INTERVAL");
     }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "columnar/datetime.h"
+#include "columnar/time_zone.h"
 #include "expr/row_kernels.h"
 
 namespace shoal::expr {
@@ -93,7 +94,9 @@ Status NextDayKernel(const KernelCall& call, VectorPtr* out) {
 // roundOff is false.
 Status MonthsBetweenKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<double>(call, [&](int64_t i, double* r) -> Result<RowStatus> {
-    int64_t t1 = FixedArg<int64_t>(call, 0, i), t2 = FixedArg<int64_t>(call, 1, i);
+    // Wall-clock times in the session zone (the arguments are TIMESTAMPs).
+    int64_t t1 = call.Zone().ToLocal(FixedArg<int64_t>(call, 0, i));
+    int64_t t2 = call.Zone().ToLocal(FixedArg<int64_t>(call, 1, i));
     int64_t d1 = FloorDiv(t1, kMicrosPerDay), d2 = FloorDiv(t2, kMicrosPerDay);
     auto c1 = CivilFromDays(d1), c2 = CivilFromDays(d2);
     double months = static_cast<double>((c1.year - c2.year) * 12 + (c1.month - c2.month));
@@ -179,8 +182,10 @@ Status TimestampUnitKernel(const KernelCall& call, VectorPtr* out) {
   }, out);
 }
 
-// make_timestamp(year, month, day, hour, min, sec): sec may carry microseconds; an invalid
-// field is an error (ANSI mode); sec = 60 rolls over to the next minute.
+// make_timestamp(year, month, day, hour, min, sec[, timezone]): sec may carry microseconds; an
+// invalid field is an error (ANSI mode); sec = 60 rolls over to the next minute. A TIMESTAMP
+// result is that wall clock in `timezone` (default: the session zone); TIMESTAMP_NTZ
+// (make_timestamp_ntz) is the wall clock itself.
 Status MakeTimestampKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<int64_t>(call, [&](int64_t i, int64_t* r) -> Result<RowStatus> {
     int64_t f[5];
@@ -196,6 +201,14 @@ Status MakeTimestampKernel(const KernelCall& call, VectorPtr* out) {
     }
     int64_t days = DaysFromCivil(f[0], static_cast<int>(f[1]), static_cast<int>(f[2]));
     *r = days * kMicrosPerDay + (f[3] * 3600 + f[4] * 60) * int64_t{1'000'000} + micros;
+    if (call.result_type->id() != columnar::TypeId::kTimestamp) return RowStatus::kOk;
+    const columnar::TimeZone* zone = &call.Zone();
+    if (call.num_args == 7) {
+      auto named = columnar::FindTimeZone(StrArg(call, 6, i));
+      if (!named.ok()) return named.status().WithContext(std::string(call.name));
+      zone = *named;
+    }
+    *r = zone->ToUtc(*r);
     return RowStatus::kOk;
   }, out);
 }
@@ -258,10 +271,19 @@ void RegisterCalendarFunctions(FunctionRegistry* r) {
   r->Add({"timestamp_micros", "timestamp_micros(BIGINT)", [](const std::vector<TypePtr>& a, Overload* o) {
             return ResolveTsUnit(a, o, TimestampUnitKernel<1>);
           }});
-  r->Add({"make_timestamp", "make_timestamp(INT, INT, INT, INT, INT, DOUBLE)",
+  auto make_ltz = [](const std::vector<TypePtr>& a, Overload* o) {
+    auto i = columnar::Int32();
+    if (a.size() == 7) {
+      return Fixed(a, {i, i, i, i, i, columnar::Float64(), columnar::String()}, Ts(), MakeTimestampKernel, o);
+    }
+    return Fixed(a, {i, i, i, i, i, columnar::Float64()}, Ts(), MakeTimestampKernel, o);
+  };
+  r->Add({"make_timestamp", "make_timestamp(INT, INT, INT, INT, INT, DOUBLE[, STRING timezone])", make_ltz});
+  r->Add({"make_timestamp_ltz", "make_timestamp_ltz(INT, INT, INT, INT, INT, DOUBLE[, STRING timezone])", make_ltz});
+  r->Add({"make_timestamp_ntz", "make_timestamp_ntz(INT, INT, INT, INT, INT, DOUBLE)",
           [](const std::vector<TypePtr>& a, Overload* o) {
             auto i = columnar::Int32();
-            return Fixed(a, {i, i, i, i, i, columnar::Float64()}, Ts(), MakeTimestampKernel, o);
+            return Fixed(a, {i, i, i, i, i, columnar::Float64()}, columnar::TimestampNtz(), MakeTimestampKernel, o);
           }});
 }
 

@@ -1,4 +1,6 @@
-// Date and time functions on DATE (days) and TIMESTAMP/TIMESTAMP_NTZ (microseconds, UTC).
+// Date and time functions on DATE (days) and TIMESTAMP/TIMESTAMP_NTZ (microseconds). Fields of a
+// TIMESTAMP are those of its wall-clock time in the session zone (KernelCall::Zone); of a
+// TIMESTAMP_NTZ, its own.
 // dayofweek follows Spark (1 = Sunday .. 7 = Saturday); date_part('dow') follows DuckDB
 // (0 = Sunday); week is the ISO-8601 week. date_part returns BIGINT ('epoch': whole seconds).
 #include <strings.h>
@@ -8,6 +10,7 @@
 #include <string>
 
 #include "columnar/datetime.h"
+#include "columnar/time_zone.h"
 #include "expr/coercion.h"
 #include "expr/evaluate.h"
 #include "expr/row_kernels.h"
@@ -51,9 +54,24 @@ Field ParseField(std::string_view s) {
   return Field::kInvalid;
 }
 
-int64_t MicrosOf(const KernelArg& a, int64_t i) {
+// The wall-clock micros of a DATE, TIMESTAMP (in the session zone) or TIMESTAMP_NTZ argument.
+int64_t MicrosOf(const KernelCall& call, const KernelArg& a, int64_t i) {
   int64_t r = a.Row(i);
-  return a.type()->id() == TypeId::kDate ? a.vec->Get<int32_t>(r) * kMicrosPerDay : a.vec->Get<int64_t>(r);
+  switch (a.type()->id()) {
+    case TypeId::kDate: return a.vec->Get<int32_t>(r) * kMicrosPerDay;
+    case TypeId::kTimestamp: return call.Zone().ToLocal(a.vec->Get<int64_t>(r));
+    default: return a.vec->Get<int64_t>(r);
+  }
+}
+
+// The instant (UTC micros) of an argument: a DATE is its midnight in the session zone; a
+// TIMESTAMP_NTZ its wall clock read as UTC.
+int64_t InstantOf(const KernelCall& call, const KernelArg& a, int64_t i) {
+  int64_t r = a.Row(i);
+  switch (a.type()->id()) {
+    case TypeId::kDate: return call.Zone().ToUtc(a.vec->Get<int32_t>(r) * kMicrosPerDay);
+    default: return a.vec->Get<int64_t>(r);
+  }
 }
 
 int64_t IsoWeek(int64_t days) {
@@ -93,7 +111,7 @@ int64_t Extract(Field f, int64_t micros) {
 template <Field kField>
 Status FieldKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<int32_t>(call, [&](int64_t i, int32_t* r) -> Result<RowStatus> {
-    *r = static_cast<int32_t>(Extract(kField, MicrosOf(call.arg(0), i)));
+    *r = static_cast<int32_t>(Extract(kField, MicrosOf(call, call.arg(0), i)));
     return RowStatus::kOk;
   }, out);
 }
@@ -103,7 +121,8 @@ Status DatePartKernel(const KernelCall& call, VectorPtr* out) {
     std::string_view name = StrArg(call, 0, i);
     Field f = ParseField(name);
     if (f == Field::kInvalid) return Status::InvalidArgument("Unknown date part '" + std::string(name) + "'");
-    *r = Extract(f, MicrosOf(call.arg(1), i));
+    *r = f == Field::kEpoch ? FloorDiv(InstantOf(call, call.arg(1), i), kMicrosPerSecond)
+                            : Extract(f, MicrosOf(call, call.arg(1), i));
     return RowStatus::kOk;
   }, out);
 }
@@ -133,13 +152,14 @@ Result<int64_t> Truncate(std::string_view unit, int64_t micros) {
 Status DateTruncKernel(const KernelCall& call, VectorPtr* out) {
   if (call.result_type->id() == TypeId::kDate) {
     return FixedRows<int32_t>(call, [&](int64_t i, int32_t* r) -> Result<RowStatus> {
-      ASSIGN_OR_RETURN(int64_t t, Truncate(StrArg(call, 0, i), MicrosOf(call.arg(1), i)));
+      ASSIGN_OR_RETURN(int64_t t, Truncate(StrArg(call, 0, i), MicrosOf(call, call.arg(1), i)));
       *r = static_cast<int32_t>(FloorDiv(t, kMicrosPerDay));
       return RowStatus::kOk;
     }, out);
   }
   return FixedRows<int64_t>(call, [&](int64_t i, int64_t* r) -> Result<RowStatus> {
-    ASSIGN_OR_RETURN(*r, Truncate(StrArg(call, 0, i), MicrosOf(call.arg(1), i)));
+    ASSIGN_OR_RETURN(*r, Truncate(StrArg(call, 0, i), MicrosOf(call, call.arg(1), i)));
+    if (call.result_type->id() == TypeId::kTimestamp) *r = call.Zone().ToUtc(*r);  // the local start's instant
     return RowStatus::kOk;
   }, out);
 }
@@ -166,7 +186,7 @@ Status DateDiffKernel(const KernelCall& call, VectorPtr* out) {
 Status DateDiffUnitKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<int64_t>(call, [&](int64_t i, int64_t* r) -> Result<RowStatus> {
     std::string_view unit = StrArg(call, 0, i);
-    int64_t a = MicrosOf(call.arg(1), i), b = MicrosOf(call.arg(2), i);
+    int64_t a = MicrosOf(call, call.arg(1), i), b = MicrosOf(call, call.arg(2), i);
     Field f = ParseField(unit);
     auto ca = columnar::CivilFromDays(FloorDiv(a, kMicrosPerDay));
     auto cb = columnar::CivilFromDays(FloorDiv(b, kMicrosPerDay));
@@ -200,7 +220,7 @@ Status DateDiffUnitKernel(const KernelCall& call, VectorPtr* out) {
 
 Status CurrentDateKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<int32_t>(call, [&](int64_t, int32_t* r) -> Result<RowStatus> {
-    *r = static_cast<int32_t>(FloorDiv(call.ctx->statement_timestamp, kMicrosPerDay));
+    *r = static_cast<int32_t>(FloorDiv(call.Zone().ToLocal(call.ctx->statement_timestamp), kMicrosPerDay));
     return RowStatus::kOk;
   }, out);
 }
@@ -235,7 +255,8 @@ Status ToDateKernel(const KernelCall& call, VectorPtr* out) {  // NULL for malfo
       *r = *d;
       return RowStatus::kOk;
     }
-    if (auto t = columnar::ParseTimestamp(s)) {
+    std::string_view zone_text;  // the date as written; time and offset dropped, as CAST does
+    if (auto t = columnar::ParseLocalTimestamp(s, &zone_text)) {
       *r = static_cast<int32_t>(FloorDiv(*t, kMicrosPerDay));
       return RowStatus::kOk;
     }
@@ -245,7 +266,7 @@ Status ToDateKernel(const KernelCall& call, VectorPtr* out) {  // NULL for malfo
 
 Status DateOfKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<int32_t>(call, [&](int64_t i, int32_t* r) -> Result<RowStatus> {
-    *r = static_cast<int32_t>(FloorDiv(MicrosOf(call.arg(0), i), kMicrosPerDay));
+    *r = static_cast<int32_t>(FloorDiv(MicrosOf(call, call.arg(0), i), kMicrosPerDay));
     return RowStatus::kOk;
   }, out);
 }
@@ -258,7 +279,7 @@ Status ToTimestampKernel(const KernelCall& call, VectorPtr* out) {
       *r = static_cast<int64_t>(std::llround(s));
       return RowStatus::kOk;
     }
-    auto t = columnar::ParseTimestamp(StrArg(call, 0, i));
+    auto t = columnar::ParseTimestampInZone(StrArg(call, 0, i), call.Zone());
     if (!t) return RowStatus::kNull;
     *r = *t;
     return RowStatus::kOk;
@@ -267,14 +288,14 @@ Status ToTimestampKernel(const KernelCall& call, VectorPtr* out) {
 
 Status EpochKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<double>(call, [&](int64_t i, double* r) -> Result<RowStatus> {
-    *r = static_cast<double>(MicrosOf(call.arg(0), i)) / kMicrosPerSecond;
+    *r = static_cast<double>(InstantOf(call, call.arg(0), i)) / kMicrosPerSecond;
     return RowStatus::kOk;
   }, out);
 }
 
 Status UnixTimestampKernel(const KernelCall& call, VectorPtr* out) {
   return FixedRows<int64_t>(call, [&](int64_t i, int64_t* r) -> Result<RowStatus> {
-    int64_t m = call.num_args ? MicrosOf(call.arg(0), i) : call.ctx->statement_timestamp;
+    int64_t m = call.num_args ? InstantOf(call, call.arg(0), i) : call.ctx->statement_timestamp;
     *r = FloorDiv(m, kMicrosPerSecond);
     return RowStatus::kOk;
   }, out);

@@ -83,9 +83,9 @@ std::optional<Value> UndoCasts(const Value& v, const std::vector<const Expr*>& c
   Value cur = v;
   for (const Expr* c : casts) {  // outermost first
     const columnar::TypePtr& from = c->args[0]->type;
-    auto back = expr::CastValue(cur, from);
+    auto back = expr::CastValue(cur, from, false, c->zone);  // DATE <-> TIMESTAMP in the cast's zone
     if (!back.ok()) return std::nullopt;
-    auto again = expr::CastValue(*back, c->type);
+    auto again = expr::CastValue(*back, c->type, false, c->zone);
     if (!again.ok() || !(*again == cur)) return std::nullopt;
     cur = *back;
   }

@@ -61,7 +61,10 @@ class Session {
   shoal::Status Open() {
     cons_.clear();
     db_.reset();
-    auto db = shoal::Database::Open(dir_);
+    // Scripts run in UTC on every machine unless they SET TIME ZONE themselves.
+    shoal::DatabaseOptions options;
+    options.time_zone = "UTC";
+    auto db = shoal::Database::Open(dir_, options);
     if (!db.ok()) return db.status();
     db_ = std::move(db).value();
     return shoal::Status::OK();

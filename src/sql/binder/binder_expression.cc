@@ -237,7 +237,8 @@ Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
       auto type = e.literal_kind == LiteralKind::kDate        ? columnar::Date()
                   : e.literal_kind == LiteralKind::kTimestamp ? columnar::Timestamp()
                                                               : columnar::TimestampNtz();
-      ASSIGN_OR_RETURN(Value v, expr::CastValue(Value::String(e.text), type));
+      // TIMESTAMP '...' without an offset is a wall-clock time in the session zone.
+      ASSIGN_OR_RETURN(Value v, expr::CastValue(Value::String(e.text), type, false, expr::ScopedTimeZone::Current()));
       return expr::Literal(std::move(v));
     }
     case LiteralKind::kInterval: return expr::IntervalLiteral(e.text, e.interval_unit);
@@ -439,9 +440,21 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
       return Status::Binder("Table function " + name + "() can only be used in FROM");
     }
   }
+  // Spark's unit-word forms: timestampadd / dateadd / date_add (HOUR, n, ts) and timestampdiff /
+  // datediff / date_diff (DAY, a, b) take the unit as a bare word (a quoted unit keeps datediff's
+  // boundary-counting form); dateadd(d, n) is date_add.
+  const bool unit_word = e.args.size() == 3 && e.args[0]->kind == ExprKind::kColumnRef &&
+                         e.args[0]->As<ColumnRefExpression>().parts.size() == 1;
+  if (unit_word && (name == "timestampadd" || name == "dateadd" || name == "date_add")) name = "timestampadd";
+  if (unit_word && (name == "timestampdiff" || name == "datediff" || name == "date_diff")) name = "timestampdiff";
+  if (name == "dateadd" && e.args.size() == 2) name = "date_add";
   std::vector<expr::ExprPtr> args;
   for (const auto& a : e.args) {
     if (a->kind == ExprKind::kStar) return Status::Binder("* is not allowed as an argument of " + name);
+    if (unit_word && args.empty() && (name == "timestampadd" || name == "timestampdiff")) {
+      args.push_back(expr::Literal(Value::String(a->As<ColumnRefExpression>().parts[0])));
+      continue;
+    }
     ASSIGN_OR_RETURN(expr::ExprPtr b, BindExpr(*a, ctx));
     args.push_back(std::move(b));
   }

@@ -3,6 +3,8 @@
 #include <cctype>
 
 #include "columnar/datetime.h"
+#include "columnar/time_zone.h"
+#include "expr/expr.h"
 #include "io/s3_uri.h"
 #include "sql/functions/delta_table_source.h"
 #include "sql/parser/token.h"
@@ -79,16 +81,19 @@ Result<scan::TimeTravel> EvaluateTimeTravel(TimeTravel::Kind kind, const columna
     at.version = v.GetInt();
     return at;
   }
+  // A DATE or text without an offset is a wall-clock time in the session zone.
+  const columnar::TimeZone* zone = expr::ScopedTimeZone::Current();
+  const columnar::TimeZone& session_zone = zone ? *zone : columnar::TimeZone::Utc();
   switch (t->id()) {
     case columnar::TypeId::kTimestamp:
     case columnar::TypeId::kTimestampNtz:
       at.timestamp_ms = columnar::FloorDiv(v.GetInt(), 1000);
       return at;
     case columnar::TypeId::kDate:
-      at.timestamp_ms = v.GetInt() * 86400000LL;
+      at.timestamp_ms = columnar::FloorDiv(session_zone.ToUtc(v.GetInt() * columnar::kMicrosPerDay), 1000);
       return at;
     case columnar::TypeId::kString: {
-      auto ts = columnar::ParseTimestamp(v.GetString());
+      auto ts = columnar::ParseTimestampInZone(v.GetString(), session_zone);
       if (!ts) return Status::InvalidArgument("TIMESTAMP AS OF: '" + v.GetString() + "' is not a timestamp");
       at.timestamp_ms = columnar::FloorDiv(*ts, 1000);
       return at;

@@ -872,6 +872,9 @@ struct TransactionStatement : Statement {
   std::string transaction_id;  // the prepared-transaction kinds only
 };
 
+// The setting SET TIME ZONE sets (Spark's configuration name).
+inline constexpr char kSessionTimeZoneKey[] = "spark.sql.session.timeZone";
+
 // SET key = value; key is dotted as written (shoal.txn.appId).
 struct SetStatement : Statement {
   explicit SetStatement(size_t pos) : Statement(StatementKind::kSet, pos) {}

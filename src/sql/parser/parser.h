@@ -156,6 +156,8 @@ class Parser {
   Result<StatementPtr> ParseRestore();
   Result<StatementPtr> ParseTransaction();
   Result<StatementPtr> ParseSet();
+  Result<StatementPtr> ParseSetTimeZone(size_t pos);
+  Result<int32_t> ParseTimeZoneInterval();
   Result<StatementPtr> ParseReset();
   Result<StatementPtr> ParseCopy();
   Result<StatementPtr> ParseCreate();

@@ -1,5 +1,8 @@
 // Statement dispatch, DML (INSERT/DELETE/UPDATE/MERGE), table maintenance (OPTIMIZE, REORG,
 // VACUUM, RESTORE), DESCRIBE/SHOW/EXPLAIN, transactions, SET/RESET and COPY.
+#include <algorithm>
+
+#include "columnar/time_zone.h"
 #include "sql/parser/parser.h"
 
 namespace shoal::sql {
@@ -332,7 +335,74 @@ Result<StatementPtr> Parser::ParseTransaction() {
   return StatementPtr(std::move(s));
 }
 
+// SET TIME ZONE LOCAL | 'zone' | INTERVAL ...: the setting spark.sql.session.timeZone (LOCAL
+// resets it to the default).
+Result<StatementPtr> Parser::ParseSetTimeZone(size_t pos) {
+  for (int i = 0; i < 3; ++i) Advance();  // SET TIME ZONE
+  if (AcceptKeyword("LOCAL")) {
+    auto r = Make<ResetStatement>(pos);
+    r->key = kSessionTimeZoneKey;
+    return StatementPtr(std::move(r));
+  }
+  auto s = Make<SetStatement>(pos);
+  s->key = kSessionTimeZoneKey;
+  s->value.kind = OptionValue::Kind::kString;
+  if (PeekKeyword("INTERVAL")) {
+    Advance();
+    ASSIGN_OR_RETURN(int32_t seconds, ParseTimeZoneInterval());
+    s->value.text = columnar::ZoneOffsetId(seconds);
+  } else {
+    ASSIGN_OR_RETURN(s->value.text, StringLiteral());
+  }
+  return StatementPtr(std::move(s));
+}
+
+// The offset of SET TIME ZONE INTERVAL: `n HOUR[S] [n MINUTE[S]] [n SECOND[S]]` (whole numbers, a
+// leading '-' allowed) or `'[+|-]h:mm[:ss]' HOUR TO MINUTE|SECOND`, within ±18 hours (Spark).
+Result<int32_t> Parser::ParseTimeZoneInterval() {
+  const Token& start = Peek();
+  int64_t seconds = 0;
+  if (Peek().type == TokenType::kString) {
+    std::string text = Advance().text;
+    RETURN_NOT_OK(ExpectKeyword("HOUR"));
+    RETURN_NOT_OK(ExpectKeyword("TO"));
+    const bool with_seconds = PeekKeyword("SECOND");
+    if (!with_seconds && !PeekKeyword("MINUTE")) return SyntaxError();
+    Advance();
+    int32_t offset = 0;
+    const bool signed_text = !text.empty() && (text[0] == '+' || text[0] == '-');
+    std::string as_offset = signed_text ? text : "+" + text;
+    if (as_offset.size() > 2 && as_offset[2] == ':') as_offset.insert(1, "0");  // h:mm
+    const size_t colons = static_cast<size_t>(std::count(text.begin(), text.end(), ':'));
+    if (colons != (with_seconds ? 2u : 1u) || !columnar::ParseZoneOffset(as_offset, &offset)) {
+      return ErrorAt(start, "the time zone interval must be [+|-]hh:mm" + std::string(with_seconds ? ":ss" : "") +
+                                " within -18:00 to +18:00");
+    }
+    return offset;
+  }
+  int units = 0;
+  while (Peek().type == TokenType::kInteger || (PeekOperator("-") && Peek(1).type == TokenType::kInteger)) {
+    const bool negative = AcceptOperator("-");
+    const Token& number = Advance();
+    int64_t n = number.text.size() > 6 ? 1000000 : std::stoll(number.text);
+    int64_t unit = PeekKeyword("HOUR") || PeekKeyword("HOURS")       ? 3600
+                   : PeekKeyword("MINUTE") || PeekKeyword("MINUTES") ? 60
+                   : PeekKeyword("SECOND") || PeekKeyword("SECONDS") ? 1
+                                                                     : 0;
+    if (unit == 0) return ErrorAt(Peek(), "a time zone interval is in HOURS, MINUTES and SECONDS");
+    Advance();
+    seconds += (negative ? -n : n) * unit;
+    ++units;
+  }
+  if (units == 0) return SyntaxError();
+  if (seconds < -18 * 3600 || seconds > 18 * 3600) {
+    return ErrorAt(start, "the time zone interval must be within -18 and +18 hours");
+  }
+  return static_cast<int32_t>(seconds);
+}
+
 Result<StatementPtr> Parser::ParseSet() {
+  if (PeekKeyword("TIME", 1) && PeekKeyword("ZONE", 2)) return ParseSetTimeZone(Peek().offset);
   auto s = Make<SetStatement>(Advance().offset);
   do {
     ASSIGN_OR_RETURN(std::string part, AnyName());

@@ -23,6 +23,10 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_di
   impl->default_memory_limit =
       options.memory_limit > 0 ? options.memory_limit : MemoryTracker::DefaultLimit();
   impl->memory = std::make_shared<MemoryTracker>(impl->default_memory_limit);
+  const std::string zone = options.time_zone.empty() ? columnar::DefaultTimeZoneName() : options.time_zone;
+  auto default_zone = columnar::FindTimeZone(zone);
+  if (!default_zone.ok()) return default_zone.status().WithContext("DatabaseOptions::time_zone");
+  impl->default_time_zone = *default_zone;
   int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   impl->threads = std::clamp(threads, 1, 256);
   impl->options = std::move(options);

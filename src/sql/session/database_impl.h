@@ -17,6 +17,7 @@
 #include "io/file_system.h"
 #include "shoal/database.h"
 #include "sql/session/session.h"
+#include "columnar/time_zone.h"
 #include "sql/execution/thread_pool.h"
 
 namespace shoal {
@@ -31,6 +32,8 @@ struct Database::Impl {
   // shared with open results, which hold their rows' reservation.
   std::shared_ptr<MemoryTracker> memory;
   int64_t default_memory_limit = 0;  // resolved options.memory_limit (RESET memory_limit)
+  // resolved options.time_zone: the session zone until SET TIME ZONE (and after LOCAL / RESET)
+  const columnar::TimeZone* default_time_zone = nullptr;
 };
 
 struct Connection::Impl {

@@ -129,8 +129,9 @@ Status PreparedStatement::BindDate(int index, int32_t days_since_epoch) {
   return SetParameter(*impl_->statement, index, LiteralKind::kDate, columnar::FormatDate(days_since_epoch));
 }
 Status PreparedStatement::BindTimestamp(int index, int64_t micros_since_epoch_utc) {
+  // "Z": the instant itself, whatever the session time zone reads offset-less text in.
   return SetParameter(*impl_->statement, index, LiteralKind::kTimestamp,
-                      columnar::FormatTimestamp(micros_since_epoch_utc));
+                      columnar::FormatTimestamp(micros_since_epoch_utc) + "Z");
 }
 Status PreparedStatement::BindTimestampNtz(int index, int64_t micros_since_epoch) {
   return SetParameter(*impl_->statement, index, LiteralKind::kTimestampNtz,

@@ -45,15 +45,17 @@ bool QueryResult::IsNull(int64_t row, int col) const {
 
 std::string QueryResult::GetText(int64_t row, int col) const {
   int64_t b = RowBatch(&row);
-  return columnar::TextOf(*impl_->batches[b]->columns[col], row);
+  return columnar::TextOf(*impl_->batches[b]->columns[col], row, impl_->zone);
 }
 
 std::string QueryResult::GetJson(int64_t row, int col) const {
   int64_t b = RowBatch(&row);
   std::string s;
-  columnar::AppendJson(*impl_->batches[b]->columns[col], row, &s);
+  columnar::AppendJson(*impl_->batches[b]->columns[col], row, &s, impl_->zone);
   return s;
 }
+
+const columnar::TimeZone* QueryResult::time_zone() const { return impl_->zone; }
 
 const std::string& QueryResult::statement_type() const { return impl_->statement_type; }
 const ScanMetrics& QueryResult::metrics() const { return impl_->metrics; }

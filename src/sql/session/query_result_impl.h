@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/memory_tracker.h"
+#include "columnar/time_zone.h"
 #include "columnar/vector.h"
 #include "shoal/database.h"
 
@@ -24,6 +25,8 @@ struct QueryResult::Impl {
   // The batches' bytes under the database's memory_limit (a SELECT's result), released with
   // the result.
   MemoryReservation memory;
+  // The session time zone of the statement, for text forms of TIMESTAMP values; null = UTC.
+  const columnar::TimeZone* zone = nullptr;
 };
 
 // Builds a result from a schema and batches (batches may be empty).

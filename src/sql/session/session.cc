@@ -94,6 +94,8 @@ std::string StatementTypeName(const Statement& s) {
 
 Result<QueryResult> Session::Run(const Statement& statement) {
   auto start = std::chrono::steady_clock::now();
+  // Expressions bound for this statement take the session zone (expr.h: ScopedTimeZone).
+  expr::ScopedTimeZone zone_scope(time_zone());
   auto it = Handlers().find(statement.kind);
   if (it == Handlers().end()) {
     return Status::NotSupported(StatementTypeName(statement) + " is not supported yet");
@@ -119,6 +121,7 @@ Result<QueryResult> Session::Run(const Statement& statement) {
   m.elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
   m.rows_returned = r->num_rows();
   r->impl().statement_type = StatementTypeName(statement);
+  r->impl().zone = time_zone();
   return r;
 }
 
@@ -165,6 +168,7 @@ Result<Session::OpenedQuery> Session::OpenSelect(const Statement& statement) {
   if (failed_) {
     return Status::Transaction("current transaction is aborted, commands ignored until end of transaction block");
   }
+  expr::ScopedTimeZone zone_scope(time_zone());
   OpenedQuery q;
   q.ctx = std::make_unique<ExecContext>();
   InitContext(q.ctx.get());

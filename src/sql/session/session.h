@@ -51,6 +51,8 @@ class Session {
   // The value of a connection setting as SET stored it (validated and normalized; keys lower
   // case), or nullopt when it is not set. memory_limit is the database's, not stored here.
   std::optional<std::string> Setting(const std::string& key) const;
+  // The session time zone: spark.sql.session.timeZone (SET TIME ZONE) or the database's default.
+  const columnar::TimeZone* time_zone() const;
   // How this connection's SQL text is read (shoal.sql.doubleQuotedIdentifiers).
   LexOptions lex_options() const;
 

@@ -7,6 +7,7 @@
 
 #include "base/byte_size.h"
 #include "base/memory_tracker.h"
+#include "columnar/time_zone.h"
 #include "sql/session/database_impl.h"
 #include "sql/session/maintenance_result.h"
 #include "sql/session/session.h"
@@ -62,6 +63,13 @@ Result<std::string> Version(const std::string& key, const std::string& value) {
   return value;
 }
 
+// A zone columnar::FindTimeZone knows, stored as its ID ("+08:00" for "+8").
+Result<std::string> TimeZoneName(const std::string& key, const std::string& value) {
+  auto zone = columnar::FindTimeZone(value);
+  if (!zone.ok()) return zone.status().WithContext("SET " + key);
+  return (*zone)->name();
+}
+
 const std::vector<SettingDef>& ConnectionSettings() {
   static const std::vector<SettingDef> defs = {
       {"shoal.coded_strings", "on", &OnOff},
@@ -69,6 +77,7 @@ const std::vector<SettingDef>& ConnectionSettings() {
       {"shoal.runtime_filters", "on", &OnOff},  {"shoal.sql.doubleQuotedIdentifiers", "false", &TrueFalse},
       {"shoal.txn.appId", nullptr, &NonEmpty},
       {"shoal.txn.version", nullptr, &Version}, {"shoal.vacuum.retentionCheck", "true", &TrueFalse},
+      {kSessionTimeZoneKey, nullptr, &TimeZoneName},  // unset: the database's default zone
   };
   return defs;
 }
@@ -97,6 +106,14 @@ Result<PrewhereMode> ParsePrewhereMode(const std::string& value) {
   if (v == "off" || v == "false") return PrewhereMode::kOff;
   return Status::InvalidArgument("SET shoal.prewhere: expected 'on', 'off' or 'auto', got '" +
                                  value + "'");
+}
+
+const columnar::TimeZone* Session::time_zone() const {
+  if (auto name = Setting(Lower(kSessionTimeZoneKey))) {
+    auto zone = columnar::FindTimeZone(*name);  // validated by SET, cached since
+    if (zone.ok()) return *zone;
+  }
+  return db_->default_time_zone;
 }
 
 LexOptions Session::lex_options() const {
@@ -158,6 +175,7 @@ Result<QueryResult> Session::RunShowSetting(const Statement& s) {
   if (!def) return UnknownSetting(show.key);
   rows.AddColumn(def->name, columnar::String());
   auto value = Setting(key);
+  if (key == Lower(kSessionTimeZoneKey)) value = time_zone()->name();
   if (value) {
     rows.AddRow({columnar::Value::String(*value)});
   } else if (def->unset) {

@@ -5,6 +5,7 @@
 
 #include "base/byte_size.h"
 #include "shoal/database.h"
+#include "shoal/prepared.h"
 #include "sql/session/database_impl.h"
 #include "support/query_rows.h"
 #include "support/testdata.h"
@@ -120,6 +121,67 @@ TEST_F(SettingsTest, MemoryLimitIsTheDatabasesAndShownReadably) {
   ASSERT_TRUE(Run("RESET memory_limit").ok());
   EXPECT_EQ(db_->impl().memory->limit(), def);
   EXPECT_EQ(Show("memory_limit"), std::vector<std::string>{FormatByteSize(def)});
+}
+
+}  // namespace
+}  // namespace shoal
+
+namespace shoal {
+namespace {
+
+// DatabaseOptions::time_zone is every connection's session zone until SET TIME ZONE, and what
+// SET TIME ZONE LOCAL returns to; SHOW prints the zone in effect; text output follows it.
+TEST(SessionTimeZone, DatabaseDefaultSetShowAndText) {
+  testing::TempDir dir;
+  DatabaseOptions o;
+  o.threads = 1;
+  o.time_zone = "Asia/Tokyo";  // +09:00 all year
+  auto db = Database::Open(dir.path(), o).ValueOrDie();
+  auto con = db->Connect();
+  auto rows = [&](const std::string& sql) {
+    auto r = con->Query(sql);
+    EXPECT_TRUE(r.ok()) << sql << ": " << r.status().ToString();
+    return r.ok() ? Rows(*r) : std::vector<std::string>{};
+  };
+  EXPECT_EQ(rows("SHOW spark.sql.session.timeZone"), std::vector<std::string>{"Asia/Tokyo"});
+  EXPECT_EQ(rows("SELECT TIMESTAMP '2024-01-01 00:00:00Z'"), std::vector<std::string>{"2024-01-01 09:00:00"});
+  auto json = con->Query("SELECT TIMESTAMP '2024-01-01 00:00:00Z'");
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(json->GetJson(0, 0), "\"2024-01-01 09:00:00\"");
+  ASSERT_TRUE(con->Query("SET TIME ZONE '-05:00'").ok());
+  EXPECT_EQ(rows("SHOW spark.sql.session.timeZone"), std::vector<std::string>{"-05:00"});
+  EXPECT_EQ(rows("SELECT TIMESTAMP '2024-01-01 00:00:00Z'"), std::vector<std::string>{"2023-12-31 19:00:00"});
+  // Another connection keeps the database's default.
+  auto other = db->Connect();
+  auto r = other->Query("SELECT current_timezone()");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Rows(*r), std::vector<std::string>{"Asia/Tokyo"});
+  ASSERT_TRUE(con->Query("SET TIME ZONE LOCAL").ok());
+  EXPECT_EQ(rows("SELECT current_timezone()"), std::vector<std::string>{"Asia/Tokyo"});
+}
+
+// A bound TIMESTAMP is an instant: the session zone does not move it (it only changes its text).
+TEST(SessionTimeZone, BoundTimestampParametersAreInstants) {
+  testing::TempDir dir;
+  auto db = Database::Open(dir.path()).ValueOrDie();
+  auto con = db->Connect();
+  ASSERT_TRUE(con->Query("SET TIME ZONE 'America/Los_Angeles'").ok());
+  auto p = con->Prepare("SELECT unix_timestamp($1), CAST($1 AS STRING)");
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_TRUE((*p)->BindTimestamp(1, int64_t{1704132000} * 1000000).ok());  // 2024-01-01 18:00 UTC
+  auto r = (*p)->Execute();
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Rows(*r), std::vector<std::string>{"1704132000|2024-01-01 10:00:00"});
+}
+
+TEST(SessionTimeZone, AnUnknownDefaultZoneFailsOpen) {
+  testing::TempDir dir;
+  DatabaseOptions o;
+  o.time_zone = "Nowhere/City";
+  auto db = Database::Open(dir.path(), o);
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(db.status().message().find("invalid time zone 'Nowhere/City'"), std::string::npos);
 }
 
 }  // namespace

@@ -278,6 +278,7 @@ Result<QueryResult> CollectStream(StreamingResult& stream) {
   memory.Trim();
   QueryResult r = MakeQueryResult(s.schema, std::move(batches), s.statement_type, s.metrics);
   r.impl().memory = std::move(memory);
+  r.impl().zone = s.zone;
   return r;
 }
 
@@ -291,6 +292,7 @@ std::unique_ptr<StreamingResult> MakeFinishedStream(QueryResult result, std::sha
   impl->schema = result.schema();
   impl->types = TypesOf(*impl->schema);
   impl->statement_type = result.statement_type();
+  impl->zone = result.time_zone();
   impl->metrics = result.metrics();
   for (const auto& b : result.batches()) impl->batches.push_back(b);
   return std::make_unique<StreamingResult>(std::move(impl));
@@ -301,6 +303,7 @@ std::unique_ptr<StreamingResult> MakeQueryStream(sql::Session::OpenedQuery query
   auto impl = std::make_unique<StreamingResult::Impl>();
   impl->generation = conn->generation.load();
   impl->in_transaction = conn->session.in_transaction();
+  impl->zone = conn->session.time_zone();
   impl->conn = std::move(conn);
   impl->schema = query.schema;
   impl->types = TypesOf(*impl->schema);

@@ -25,6 +25,7 @@ struct StreamingResult::Impl {
   std::shared_ptr<const columnar::Schema> schema;
   std::shared_ptr<const std::vector<ColumnType>> types;
   std::string statement_type;
+  const columnar::TimeZone* zone = nullptr;  // the session zone of the statement (text of TIMESTAMPs)
   ScanMetrics metrics;
   std::chrono::steady_clock::time_point start;
   std::optional<sql::Session::OpenedQuery> query;  // a lazily run SELECT
