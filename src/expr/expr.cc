@@ -478,6 +478,9 @@ std::string Expr::ToString() const {
     case ExprKind::kCoalesce: return "COALESCE(" + join(0, ", ") + ")";
     case ExprKind::kFieldAccess: return args[0]->ToString() + "." + name;
     case ExprKind::kInSet: return "(" + args[0]->ToString() + " IN " + name + ")";
+    case ExprKind::kHigherOrder: return name + "(" + join(0, ", ") + ")";
+    case ExprKind::kLambda: return "(" + name + ") -> " + args[0]->ToString();
+    case ExprKind::kLambdaVariable: return name;
   }
   return "?";
 }

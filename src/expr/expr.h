@@ -67,6 +67,11 @@ enum class ExprKind : uint8_t {
   kCoalesce,        // args (first non-NULL, later args evaluated only where needed)
   kFieldAccess,     // args[0] is a STRUCT; field_index, name: the field
   kInSet,           // args[0] is in `in_set` (a runtime join filter's keys; no list); name: label
+  // Lambdas (higher_order.h): a higher-order function call, its lambdas, their parameters.
+  kHigherOrder,     // name: transform, filter, ...; args: the value inputs, then kLambda nodes
+  kLambda,          // args[0]: body; column: slot of the first parameter; field_index: parameter
+                    // count; name: the parameter names (display). Only as a kHigherOrder arg.
+  kLambdaVariable,  // a lambda parameter: column: its slot (enclosing lambdas' slots come first)
 };
 
 struct Expr {

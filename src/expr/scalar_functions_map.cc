@@ -153,6 +153,29 @@ Status StrToMapKernel(const KernelCall& call, VectorPtr* result) {
   return Status::OK();
 }
 
+// map_concat(m1, m2, ...): the entries of all maps in order; a key in two maps is an error.
+Status ConcatKernel(const KernelCall& call, VectorPtr* result) {
+  auto out = Vector::Make(call.result_type, call.n);
+  Vector* entries = out->children()[0].get();
+  for (int64_t i = 0; i < call.n; ++i) {
+    if (AnyArgNull(call, i)) {
+      out->AppendNull();
+      continue;
+    }
+    int64_t from = entries->children()[0]->size();
+    for (size_t a = 0; a < call.num_args; ++a) {
+      const KernelArg& m = call.arg(a);
+      const Vector& src = *m.vec->child(0);
+      for (int64_t j = m.vec->offsets()[m.Row(i)]; j < m.vec->offsets()[m.Row(i) + 1]; ++j) {
+        RETURN_NOT_OK(PutEntry(entries, from, *src.child(0), j, src.child(1).get(), j));
+      }
+    }
+    out->AppendListEnd();
+  }
+  *result = out;
+  return Status::OK();
+}
+
 }  // namespace
 
 void RegisterMapFunctions(FunctionRegistry* r) {
@@ -180,6 +203,18 @@ void RegisterMapFunctions(FunctionRegistry* r) {
   r->Add({"map_contains_key", "map_contains_key(MAP<K, V>, K)", [](A a, Overload* o) {
             if (a.size() != 2 || a[0]->id() != TypeId::kMap || ImplicitCastCost(a[1], a[0]->key()) < 0) return false;
             *o = {{a[0], a[0]->key()}, columnar::Boolean(), ContainsKeyKernel};
+            return true;
+          }});
+  r->Add({"map_concat", "map_concat(MAP<K, V>, ...)", [](A a, Overload* o) {
+            if (a.empty()) return false;
+            TypePtr common = a[0];
+            for (const TypePtr& t : a) {
+              if (t->id() != TypeId::kMap) return false;
+              auto c = CommonType(common, t);
+              if (!c.ok()) return false;
+              common = *c;
+            }
+            *o = {std::vector<TypePtr>(a.size(), common), common, ConcatKernel};
             return true;
           }});
   r->Add({"str_to_map", "str_to_map(STRING[, STRING pair_delim[, STRING key_value_delim]])", [](A a, Overload* o) {

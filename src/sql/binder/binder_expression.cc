@@ -11,6 +11,7 @@
 #include "expr/coercion.h"
 #include "expr/evaluate.h"
 #include "expr/function_registry.h"
+#include "expr/higher_order.h"
 #include "sql/binder/binder.h"
 #include "sql/parser/token.h"
 
@@ -266,6 +267,10 @@ Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
 }
 
 Result<expr::ExprPtr> Binder::BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx) {
+  if (ctx.lambdas) {
+    ASSIGN_OR_RETURN(expr::ExprPtr variable, BindLambdaVariable(e, ctx));
+    if (variable) return variable;
+  }
   const auto& parts = e.parts;
   const ScopeColumn* found = nullptr;
   size_t used = 0;
@@ -428,6 +433,7 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
     return BindGroupingFunction(e, ctx);
   }
   if (expr::IsAggregateFunction(name)) return BindAggregate(e, ctx);
+  if (expr::IsHigherOrderFunction(name)) return BindHigherOrder(e, ctx);
   if (name == "typeof") {
     if (e.args.size() != 1) return Status::Binder("typeof() takes exactly one argument");
     ASSIGN_OR_RETURN(expr::ExprPtr a, BindExpr(*e.args[0], ctx));
@@ -476,6 +482,7 @@ Result<expr::ExprPtr> Binder::BindExpr(const ParsedExpression& e, ExprContext& c
     plain.scope = ctx.scope;
     plain.aliases = ctx.aliases;
     plain.clause = ctx.clause;
+    plain.lambdas = ctx.lambdas;
     auto bound = BindExprInner(e, plain);
     if (bound.ok()) {
       for (size_t i = 0; i < ctx.agg->groups.size(); ++i) {
@@ -609,6 +616,11 @@ Result<expr::ExprPtr> Binder::BindExprInner(const ParsedExpression& e, ExprConte
       if (expr::FunctionRegistry::Get().Find(field)) return expr::Call(field, {src});
       return expr::Call("date_part", {expr::Literal(Value::String(field)), src});
     }
+    case ExprKind::kLambda:
+      return Status::Binder("lambda function " + e.ToString() +
+                            " is only allowed as an argument of a higher-order function (transform, filter, "
+                            "exists, forall, aggregate, reduce, zip_with, map_filter, map_zip_with, "
+                            "transform_keys, transform_values)");
   }
   return Status::Internal("unknown expression kind");
 }

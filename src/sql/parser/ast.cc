@@ -236,6 +236,7 @@ void UpdateHeight(ParsedExpression& expr) {
     }
     case ExprKind::kFieldAccess: h = H(expr.As<FieldAccessExpression>().base); break;
     case ExprKind::kExtract: h = H(expr.As<ExtractExpression>().source); break;
+    case ExprKind::kLambda: h = H(expr.As<LambdaExpression>().body); break;
   }
   expr.height = h + 1;
 }
@@ -497,6 +498,12 @@ std::string ParsedExpression::ToString() const {
     case ExprKind::kExtract: {
       const auto& e = As<ExtractExpression>();
       return "EXTRACT(" + e.field + " FROM " + e.source->ToString() + ")";
+    }
+    case ExprKind::kLambda: {
+      const auto& l = As<LambdaExpression>();
+      std::string params;
+      for (size_t i = 0; i < l.params.size(); ++i) params += (i ? ", " : "") + QuoteIdentifier(l.params[i]);
+      return "(" + params + ") -> " + l.body->ToString();
     }
   }
   return "?";
