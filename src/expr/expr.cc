@@ -192,8 +192,8 @@ Result<ExprPtr> Call(std::string_view name, std::vector<ExprPtr> args) {
   e->propagates_nulls = o.propagates_nulls;
   e->nullable = true;
   e->args = std::move(args);
-  // round(DECIMAL(p,s), d) with a constant d < s has the narrower type DECIMAL(p-s+d+1, d).
-  if (e->name == "round" && e->args.size() == 2 && e->type->id() == TypeId::kDecimal &&
+  // round/bround(DECIMAL(p,s), d) with a constant d < s has the narrower type DECIMAL(p-s+d+1, d).
+  if ((e->name == "round" || e->name == "bround") && e->args.size() == 2 && e->type->id() == TypeId::kDecimal &&
       e->args[1]->IsLiteral() && !e->args[1]->value.is_null()) {
     int64_t d = e->args[1]->value.GetInt();
     int p = e->type->precision(), s = e->type->scale();
@@ -352,7 +352,7 @@ Result<ExprPtr> StructPack(std::vector<std::string> names, std::vector<ExprPtr> 
 }
 
 Result<ExprPtr> Subscript(ExprPtr container, ExprPtr index) {
-  return Call("element_at", {std::move(container), std::move(index)});
+  return Call("subscript", {std::move(container), std::move(index)});
 }
 
 TypePtr IntervalType() {

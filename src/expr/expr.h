@@ -139,7 +139,7 @@ Result<ExprPtr> Coalesce(std::vector<ExprPtr> args);
 Result<ExprPtr> FieldAccess(ExprPtr structure, std::string_view field);
 // STRUCT with the given field names (struct_pack(a := x), named_struct('a', x)).
 Result<ExprPtr> StructPack(std::vector<std::string> names, std::vector<ExprPtr> values);
-// list[i] (1-based, NULL out of range) or map[key]: element_at.
+// list[i] (0-based, [INVALID_ARRAY_INDEX] out of range, Spark) or map[key] (NULL when missing).
 Result<ExprPtr> Subscript(ExprPtr container, ExprPtr index);
 // INTERVAL 'text' UNIT as a literal: UNIT is YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND,
 // MILLISECOND, MICROSECOND (plural accepted); empty unit means `text` holds "n unit [n unit...]".

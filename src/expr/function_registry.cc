@@ -33,6 +33,9 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterCalendarFunctions(r);
     RegisterArrayFunctions(r);
     RegisterMapFunctions(r);
+    RegisterBitwiseFunctions(r);
+    RegisterUtf8Functions(r);
+    RegisterErrorFunctions(r);
     return r;
   }();
   return *registry;

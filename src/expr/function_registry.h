@@ -95,6 +95,9 @@ void RegisterNullFunctions(FunctionRegistry* r);
 void RegisterCalendarFunctions(FunctionRegistry* r);
 void RegisterArrayFunctions(FunctionRegistry* r);
 void RegisterMapFunctions(FunctionRegistry* r);
+void RegisterBitwiseFunctions(FunctionRegistry* r);
+void RegisterUtf8Functions(FunctionRegistry* r);
+void RegisterErrorFunctions(FunctionRegistry* r);
 
 // ---- helpers for resolvers
 

@@ -452,6 +452,9 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
     args.push_back(std::move(b));
   }
   if (e.distinct) return Status::Binder("DISTINCT is only allowed in aggregate functions");
+  if (name == "assert_true" && args.size() == 1) {  // Spark's message names the condition
+    args.push_back(expr::Literal(Value::String("'" + e.args[0]->ToString() + "' is not true!")));
+  }
   auto call = expr::Call(name, std::move(args));
   if (!call.ok() && !known) {
     // Not a registry function and not a special form expr::Call knows: name the candidates.
