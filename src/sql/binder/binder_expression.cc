@@ -353,6 +353,19 @@ Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprCon
   inner.scope = ctx.scope;
   inner.clause = "an aggregate function's arguments";
   std::vector<expr::ExprPtr> args;
+  // percentile_cont(p) WITHIN GROUP (ORDER BY x [DESC]) is the aggregate over (x, p, DESC?).
+  const bool ordered_set = name == "percentile_cont" || name == "percentile_disc";
+  if (ordered_set != (e.within_group != nullptr)) {
+    return Status::Binder(ordered_set ? name + "() needs WITHIN GROUP (ORDER BY ...): " + name +
+                                            "(0.5) WITHIN GROUP (ORDER BY x)"
+                                      : "WITHIN GROUP is only allowed with percentile_cont and percentile_disc, not " +
+                                            name + "()");
+  }
+  if (ordered_set) {
+    if (ContainsAggregate(*e.within_group)) return Status::Binder("aggregate function calls cannot be nested");
+    ASSIGN_OR_RETURN(expr::ExprPtr x, BindExpr(*e.within_group, inner));
+    args.push_back(std::move(x));
+  }
   bool star = e.args.size() == 1 && e.args[0]->kind == ExprKind::kStar;
   if (!star) {
     for (const auto& a : e.args) {
@@ -389,6 +402,7 @@ Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprCon
       ASSIGN_OR_RETURN(args[0], expr::Case({{pred, args[0]}}, expr::Literal(Value())));
     }
   }
+  if (ordered_set) args.push_back(expr::Literal(Value::Boolean(e.within_group_descending)));
   std::vector<columnar::TypePtr> types;
   for (const auto& a : args) types.push_back(a->type);
   ASSIGN_OR_RETURN(expr::AggregateBinding binding, expr::ResolveAggregate(name, types, e.distinct));
@@ -425,6 +439,10 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
     if (!n.empty()) return Status::Binder("Function " + name + " does not take named arguments");
   }
   if (e.filter && e.over) return Status::NotSupported("FILTER (WHERE ...) on a window function is not supported");
+  if (e.within_group && e.over) return Status::NotSupported("WITHIN GROUP on a window function is not supported");
+  if (e.within_group && !expr::IsAggregateFunction(name)) {
+    return Status::Binder("WITHIN GROUP is only allowed with percentile_cont and percentile_disc, not " + name + "()");
+  }
   if (e.over) return BindWindowFunction(e, ctx);
   if (e.filter && !expr::IsAggregateFunction(name)) {
     return Status::Binder("FILTER (WHERE ...) is only allowed in aggregate functions, not in " + name + "()");

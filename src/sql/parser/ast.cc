@@ -74,6 +74,9 @@ std::string FunctionToString(const FunctionExpression& f, bool table_function = 
     out += f.args[i]->ToString();
   }
   out += ")";
+  if (f.within_group) {
+    out += " WITHIN GROUP (ORDER BY " + f.within_group->ToString() + (f.within_group_descending ? " DESC)" : ")");
+  }
   if (f.filter) out += " FILTER (WHERE " + f.filter->ToString() + ")";
   if (f.over) out += " OVER " + f.over->ToString();
   return out;
@@ -187,7 +190,7 @@ void UpdateHeight(ParsedExpression& expr) {
       break;
     case ExprKind::kFunction: {
       const auto& f = expr.As<FunctionExpression>();
-      h = H(f.args);
+      h = std::max(H(f.args), H(f.within_group));
       if (f.filter) h = std::max(h, f.filter->height);
       if (f.over) h = std::max(h, f.over->height);
       break;

@@ -196,6 +196,9 @@ struct FunctionExpression : ParsedExpression {
   std::vector<std::string> arg_names;
   bool distinct = false;
   ExprPtr filter;                    // agg(...) FILTER (WHERE filter); else null
+  // percentile_cont(p) WITHIN GROUP (ORDER BY within_group [DESC]); else null.
+  ExprPtr within_group;
+  bool within_group_descending = false;
   std::unique_ptr<WindowSpec> over;  // f(...) OVER (...): a window function; else null
 };
 

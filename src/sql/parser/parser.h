@@ -89,6 +89,8 @@ class Parser {
   // The number of parameters of a lambda (`x ->`, `(x, y) ->`) starting at the next token,
   // else 0; ParseLambda parses it.
   size_t LambdaParamsAhead() const;
+  // WITHIN GROUP (ORDER BY x [ASC|DESC]) after an aggregate's arguments.
+  Status ParseWithinGroup(FunctionExpression* fn);
   Result<ExprPtr> ParseLambda(size_t params);
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseNumberedParameter();

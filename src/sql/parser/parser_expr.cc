@@ -448,6 +448,21 @@ Result<ExprPtr> Parser::ParseKeywordPrimary() {
 
 // FILTER (WHERE p) after an aggregate call (its own function: ParseFunctionCall's frame is on
 // every nesting level of f(f(...))).
+Status Parser::ParseWithinGroup(FunctionExpression* fn) {
+  Advance();  // WITHIN
+  Advance();  // GROUP
+  RETURN_NOT_OK(ExpectOperator("("));
+  RETURN_NOT_OK(ExpectKeyword("ORDER"));
+  RETURN_NOT_OK(ExpectKeyword("BY"));
+  ASSIGN_OR_RETURN(fn->within_group, ParseExpr());
+  if (AcceptKeyword("DESC")) {
+    fn->within_group_descending = true;
+  } else {
+    AcceptKeyword("ASC");
+  }
+  return ExpectOperator(")");
+}
+
 Status Parser::ParseAggregateFilter(FunctionExpression* fn) {
   Advance();
   Advance();
@@ -550,6 +565,7 @@ Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::strin
     } while (AcceptOperator(","));
     RETURN_NOT_OK(ExpectOperator(")"));
   }
+  if (!table_function && PeekKeyword("WITHIN") && PeekKeyword("GROUP", 1)) RETURN_NOT_OK(ParseWithinGroup(fn.get()));
   if (!table_function && PeekKeyword("FILTER") && PeekOperator("(", 1)) RETURN_NOT_OK(ParseAggregateFilter(fn.get()));
   if (!table_function && AcceptKeyword("OVER")) {
     ASSIGN_OR_RETURN(fn->over, ParseOver());
