@@ -352,46 +352,50 @@ Result<VectorPtr> Quantifier(const Vector& list, int64_t n, bool exists, LambdaI
 }
 
 // aggregate(array, start, merge[, finish]): merge runs once per element position over the rows
-// whose arrays are that long, so the accumulator of each row sees its elements in order.
+// whose arrays are that long, so the accumulator of each row sees its elements in order. Rows
+// are kept longest first, so the rows still merging are a prefix and each step costs only them.
 Result<VectorPtr> Aggregate(const Expr& call, const Vector& list, const VectorPtr& start, int64_t n,
                             LambdaInvoker& invoker) {
   const int64_t* off = list.offsets();
-  std::vector<uint32_t> live;  // rows with a non-NULL array
-  int64_t longest = 0;
+  auto length = [&](uint32_t i) { return off[i + 1] - off[i]; };
+  std::vector<uint32_t> order;  // rows with a non-NULL array, longest first
   for (int64_t i = 0; i < n; ++i) {
-    if (list.IsNull(i)) continue;
-    live.push_back(static_cast<uint32_t>(i));
-    longest = std::max(longest, off[i + 1] - off[i]);
+    if (!list.IsNull(i)) order.push_back(static_cast<uint32_t>(i));
   }
-  VectorPtr acc = start;
-  for (int64_t pos = 0; pos < longest; ++pos) {
-    std::vector<uint32_t> rows, elems;
-    for (uint32_t i : live) {
-      if (off[i + 1] - off[i] > pos) {
-        rows.push_back(i);
-        elems.push_back(static_cast<uint32_t>(off[i] + pos));
-      }
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return length(a) > length(b); });
+  VectorPtr acc = Take(*start, order);  // acc row k belongs to order[k] while k < active
+  std::vector<VectorPtr> done;          // final accumulators of finished suffixes of `order`
+  size_t active = order.size();
+  for (int64_t pos = 0;; ++pos) {
+    size_t still = active;
+    while (still > 0 && length(order[still - 1]) <= pos) --still;
+    if (still < active) {
+      done.push_back(acc->Slice(static_cast<int64_t>(still), static_cast<int64_t>(active - still)));
+      acc = acc->Slice(0, static_cast<int64_t>(still));
+      active = still;
     }
-    ASSIGN_OR_RETURN(VectorPtr merged, invoker.Invoke(0, {Take(*acc, rows), Take(*list.child(0), elems)}, rows));
+    if (active == 0) break;
+    std::vector<uint32_t> rows(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(active));
+    std::vector<uint32_t> elems(active);
+    for (size_t k = 0; k < active; ++k) elems[k] = static_cast<uint32_t>(off[rows[k]] + pos);
+    ASSIGN_OR_RETURN(VectorPtr merged, invoker.Invoke(0, {acc, Take(*list.child(0), elems)}, rows));
     if (!merged->type()->Equals(*acc->type())) {
       ASSIGN_OR_RETURN(merged, CastVector(merged, acc->type()));
     }
-    // The new accumulator: merged values for `rows`, the old ones elsewhere.
-    std::vector<int64_t> pick(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) pick[i] = i;
-    for (size_t k = 0; k < rows.size(); ++k) pick[rows[k]] = n + static_cast<int64_t>(k);
-    acc = TakeOrNull(*columnar::Concat({acc, merged}), pick);
+    acc = merged;
   }
-  VectorPtr result = Take(*acc, live);
+  // The finished suffixes, last first, line up with `order` again.
+  std::reverse(done.begin(), done.end());
+  VectorPtr result = done.empty() ? acc : done.size() == 1 ? done[0] : columnar::Concat(done);
   if (call.args.size() > 3) {
-    ASSIGN_OR_RETURN(result, invoker.Invoke(1, {result}, live));
+    ASSIGN_OR_RETURN(result, invoker.Invoke(1, {result}, order));
   }
-  std::vector<int64_t> back(static_cast<size_t>(n), -1);
-  for (size_t k = 0; k < live.size(); ++k) back[live[k]] = static_cast<int64_t>(k);
   if (result->id() == TypeId::kNull) return Vector::MakeNull(call.type, n);
   if (!result->type()->Equals(*call.type)) {
     ASSIGN_OR_RETURN(result, CastVector(result, call.type));
   }
+  std::vector<int64_t> back(static_cast<size_t>(n), -1);
+  for (size_t k = 0; k < order.size(); ++k) back[order[k]] = static_cast<int64_t>(k);
   return TakeOrNull(*result, back);
 }
 
