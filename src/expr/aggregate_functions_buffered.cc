@@ -41,6 +41,8 @@ enum Kind : int {
   kMedian,
   kPercentile,
   kPercentileApprox,
+  kPercentileCont,  // percentile_cont(p) WITHIN GROUP (ORDER BY x [DESC]): args (x, p, desc)
+  kPercentileDisc,
   kMode,
   kApproxCountDistinct,
   kFirstNulls,  // first(x, ignoreNulls)
@@ -67,6 +69,7 @@ const NameKind kNames[] = {
     {"kurtosis", kKurtosis},      {"median", kMedian},
     {"percentile", kPercentile},  {"percentile_approx", kPercentileApprox},
     {"approx_percentile", kPercentileApprox}, {"mode", kMode},
+    {"percentile_cont", kPercentileCont}, {"percentile_disc", kPercentileDisc},
     {"approx_count_distinct", kApproxCountDistinct}, {"last", kLast},
     {"last_value", kLast},        {"try_sum", kTrySum},
     {"try_avg", kTryAvg},
@@ -188,9 +191,17 @@ Status BufferedAgg::PercentileOf(const std::vector<int64_t>& rows, Vector* out) 
     }
   }
   std::vector<int64_t> s = Sorted(rows);
+  if (store_.size() > 2 && store_[2]->type()->id() == TypeId::kBoolean && store_[2]->Get<uint8_t>(r0)) {
+    std::reverse(s.begin(), s.end());  // WITHIN GROUP (ORDER BY x DESC)
+  }
   const double n = static_cast<double>(s.size());
   Vector* dst = many ? out->children()[0].get() : out;
   for (double p : ps) {
+    if (kind_ == kPercentileDisc) {  // the first value whose cumulative distribution reaches p
+      int64_t k = static_cast<int64_t>(std::ceil(p * n)) - 1;
+      dst->Append<double>(D(0, s[std::clamp<int64_t>(k, 0, static_cast<int64_t>(s.size()) - 1)]));
+      continue;
+    }
     if (kind_ == kPercentileApprox) {
       int64_t k = static_cast<int64_t>(std::ceil(p * n)) - 1;
       k = std::clamp<int64_t>(k, 0, static_cast<int64_t>(s.size()) - 1);
@@ -278,7 +289,9 @@ Status BufferedAgg::FinalizeGroup(const std::vector<int64_t>& rows, Vector* out)
     }
     case kMedian:
     case kPercentile:
-    case kPercentileApprox: {
+    case kPercentileApprox:
+    case kPercentileCont:
+    case kPercentileDisc: {
       if (kind_ != kMedian) return PercentileOf(rows, out);
       std::vector<int64_t> s = Sorted(rows);
       double a = D(0, s[(n - 1) / 2]), b = D(0, s[n / 2]);
@@ -457,6 +470,12 @@ bool ResolveBufferedAggregate(int kind, const std::vector<TypePtr>& args, Aggreg
       b->result_type = many ? columnar::List(t) : t;
       return true;
     }
+    case kPercentileCont:
+    case kPercentileDisc:
+      if (n != 3 || !numeric(args[0]) || !numeric(args[1]) || args[2]->id() != TypeId::kBoolean) return false;
+      b->arg_types = {dbl, dbl, columnar::Boolean()};
+      b->result_type = dbl;
+      return true;
     case kFirstNulls:
     case kLast:
       if (n < 1 || n > 2 || (n == 2 && args[1]->id() != TypeId::kBoolean)) return false;

@@ -19,4 +19,14 @@ inline int128_t DivRoundHalfAway(int128_t x, int128_t y) {
   return q;
 }
 
+// x / y rounded to the nearest integer, ties to the even one (bround, HALF_EVEN).
+inline int128_t DivRoundHalfEven(int128_t x, int128_t y) {
+  int128_t q = x / y, r = x % y;
+  if (r != 0) {
+    int128_t ar = r < 0 ? -r : r, ay = y < 0 ? -y : y;
+    if (ar > ay - ar || (ar == ay - ar && q % 2 != 0)) q += ((x < 0) != (y < 0)) ? -1 : 1;
+  }
+  return q;
+}
+
 }  // namespace shoal::expr

@@ -12,6 +12,7 @@
 #include "expr/cast.h"
 #include "expr/comparison.h"
 #include "expr/function_registry.h"
+#include "expr/higher_order.h"
 #include "expr/in_list_set.h"
 #include "expr/like.h"
 #include "expr/physical_type.h"
@@ -71,6 +72,8 @@ class Evaluator {
   Result<Datum> EvalDistinct(const Expr& e, const uint32_t* sel, int64_t n);
   Result<Datum> EvalLike(const Expr& e, const uint32_t* sel, int64_t n);
   Result<Datum> EvalFieldAccess(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalLambdaVariable(const Expr& e, const uint32_t* sel, int64_t n);
+  Result<Datum> EvalHigherOrder(const Expr& e, const uint32_t* sel, int64_t n);
 
   // Absolute rows for relative positions.
   static std::vector<uint32_t> Absolute(const uint32_t* sel, const Positions& pos) {
@@ -172,6 +175,9 @@ Result<Datum> Evaluator::Eval(const Expr& e, const uint32_t* sel, int64_t n) {
     case ExprKind::kLike: return EvalLike(e, sel, n);
     case ExprKind::kCoalesce: return EvalCoalesce(e, sel, n);
     case ExprKind::kFieldAccess: return EvalFieldAccess(e, sel, n);
+    case ExprKind::kHigherOrder: return EvalHigherOrder(e, sel, n);
+    case ExprKind::kLambdaVariable: return EvalLambdaVariable(e, sel, n);
+    case ExprKind::kLambda: return Status::Internal("a lambda evaluated outside its higher-order function");
   }
   return Status::Internal("unknown expression kind");
 }
@@ -545,6 +551,113 @@ Result<Datum> Evaluator::EvalFieldAccess(const Expr& e, const uint32_t* sel, int
     field = copy;
   }
   return Datum{field, s.constant};
+}
+
+Result<Datum> Evaluator::EvalLambdaVariable(const Expr& e, const uint32_t* sel, int64_t n) {
+  const int64_t c = static_cast<int64_t>(ctx_.lambda_column0) + e.column;
+  if (ctx_.lambda_column0 < 0 || c >= static_cast<int64_t>(batch_.columns.size()) || !batch_.columns[c]) {
+    return Status::Internal("lambda variable " + e.name + " evaluated outside its lambda");
+  }
+  const VectorPtr& col = batch_.columns[c];
+  if (!sel) return Datum{col, false};
+  return Datum{columnar::Gather(*col, sel, n), false};
+}
+
+namespace {
+
+// Evaluates lambda bodies over element batches: the batch's columns a body reads and the
+// enclosing lambdas' parameters, repeated per element, then this lambda's parameters.
+class BodyInvoker : public LambdaInvoker {
+ public:
+  BodyInvoker(const Expr& call, const RecordBatch& batch, const uint32_t* sel, EvalContext& ctx)
+      : call_(call), batch_(batch), sel_(sel), ctx_(ctx) {}
+
+  Result<VectorPtr> Invoke(size_t lambda, const std::vector<VectorPtr>& params,
+                           const std::vector<uint32_t>& parents) override {
+    const Expr& lam = *call_.args[HigherOrderInputCount(call_.name) + lambda];
+    const Expr& body = *lam.args[0];
+    const int64_t m = static_cast<int64_t>(parents.size());
+    const int width = ctx_.lambda_column0 >= 0 ? ctx_.lambda_column0 : static_cast<int>(batch_.columns.size());
+    std::vector<uint32_t> rows(parents.size());
+    for (size_t k = 0; k < parents.size(); ++k) rows[k] = sel_ ? sel_[parents[k]] : parents[k];
+    RecordBatch child;
+    child.schema = batch_.schema;
+    child.num_rows = m;
+    child.columns.assign(static_cast<size_t>(width + lam.column) + params.size(), nullptr);
+    auto repeat = [&](int c) -> Status {
+      if (c < 0 || c >= static_cast<int>(batch_.columns.size()) || !batch_.columns[c]) {
+        return Status::Internal("lambda body of " + call_.name + " reads column #" + std::to_string(c) +
+                                " outside its batch");
+      }
+      if (!child.columns[c]) child.columns[c] = columnar::Decode(columnar::Gather(*batch_.columns[c], rows.data(), m));
+      return Status::OK();
+    };
+    for (int c : CollectColumns(body)) {
+      if (c >= width) return Status::Internal("column #" + std::to_string(c) + " collides with lambda slots");
+      RETURN_NOT_OK(repeat(c));
+    }
+    Status st;
+    Visit(body, [&](const Expr& x) {
+      if (st.ok() && x.kind == ExprKind::kLambdaVariable && x.column < lam.column) st = repeat(width + x.column);
+    });
+    RETURN_NOT_OK(st);
+    for (size_t p = 0; p < params.size(); ++p) child.columns[width + lam.column + p] = params[p];
+    const int saved = ctx_.lambda_column0;
+    ctx_.lambda_column0 = width;
+    Evaluator ev(child, ctx_);
+    Result<Datum> d = ev.Eval(body, nullptr, m);
+    ctx_.lambda_column0 = saved;
+    if (!d.ok()) return d.status();
+    if (!d->constant) return d->vec;
+    std::vector<int64_t> zeros(static_cast<size_t>(m), 0);
+    return columnar::GatherOrNull(*d->vec, zeros.data(), m);
+  }
+
+ private:
+  const Expr& call_;
+  const RecordBatch& batch_;
+  const uint32_t* sel_;
+  EvalContext& ctx_;
+};
+
+// Whether a call reads only its inputs: no column and no enclosing lambda's parameter.
+bool SelfContained(const Expr& call) {
+  const size_t inputs = HigherOrderInputCount(call.name);
+  if (inputs >= call.args.size()) return false;
+  const int first_slot = call.args[inputs]->column;
+  bool self = true;
+  Visit(call, [&](const Expr& x) {
+    self = self && x.kind != ExprKind::kColumnRef && !(x.kind == ExprKind::kLambdaVariable && x.column < first_slot);
+  });
+  return self;
+}
+
+}  // namespace
+
+Result<Datum> Evaluator::EvalHigherOrder(const Expr& e, const uint32_t* sel, int64_t n) {
+  const size_t num_inputs = HigherOrderInputCount(e.name);
+  std::vector<Datum> datums;
+  bool all_constant = true;
+  for (size_t i = 0; i < num_inputs && i < e.args.size(); ++i) {
+    ASSIGN_OR_RETURN(Datum d, Eval(*e.args[i], sel, n));
+    all_constant &= d.constant;
+    datums.push_back(std::move(d));
+  }
+  // Constant inputs and a body that reads nothing else: one row stands for all.
+  const bool constant = all_constant && SelfContained(e);
+  const int64_t m = constant ? 1 : n;
+  std::vector<VectorPtr> inputs;
+  for (Datum& d : datums) {
+    if (!d.constant || m == 1) {
+      inputs.push_back(d.vec);
+      continue;
+    }
+    std::vector<int64_t> zeros(static_cast<size_t>(m), 0);
+    inputs.push_back(columnar::GatherOrNull(*d.vec, zeros.data(), m));
+  }
+  BodyInvoker invoker(e, batch_, constant ? nullptr : sel, ctx_);
+  ASSIGN_OR_RETURN(VectorPtr out, EvaluateHigherOrder(e, inputs, m, invoker));
+  return Datum{out, constant};
 }
 
 Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vector<uint32_t>* out) {

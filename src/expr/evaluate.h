@@ -38,6 +38,10 @@ struct EvalContext {
   };
   std::vector<CodedResult> coded_results;
   size_t coded_next = 0;  // the entry to replace next
+
+  // While a lambda body is evaluated (higher_order.h): the batch column holding lambda slot 0
+  // (the outer batch's columns come first, then one column per slot); -1 outside lambdas.
+  int lambda_column0 = -1;
 };
 
 // Evaluates `expr` on every row of `input`; the result has input.num_rows rows. The result

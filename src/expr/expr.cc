@@ -199,8 +199,8 @@ Result<ExprPtr> Call(std::string_view name, std::vector<ExprPtr> args) {
   e->propagates_nulls = o.propagates_nulls;
   e->nullable = true;
   e->args = std::move(args);
-  // round(DECIMAL(p,s), d) with a constant d < s has the narrower type DECIMAL(p-s+d+1, d).
-  if (e->name == "round" && e->args.size() == 2 && e->type->id() == TypeId::kDecimal &&
+  // round/bround(DECIMAL(p,s), d) with a constant d < s has the narrower type DECIMAL(p-s+d+1, d).
+  if ((e->name == "round" || e->name == "bround") && e->args.size() == 2 && e->type->id() == TypeId::kDecimal &&
       e->args[1]->IsLiteral() && !e->args[1]->value.is_null()) {
     int64_t d = e->args[1]->value.GetInt();
     int p = e->type->precision(), s = e->type->scale();
@@ -359,7 +359,7 @@ Result<ExprPtr> StructPack(std::vector<std::string> names, std::vector<ExprPtr> 
 }
 
 Result<ExprPtr> Subscript(ExprPtr container, ExprPtr index) {
-  return Call("element_at", {std::move(container), std::move(index)});
+  return Call("subscript", {std::move(container), std::move(index)});
 }
 
 TypePtr IntervalType() {
@@ -485,6 +485,9 @@ std::string Expr::ToString() const {
     case ExprKind::kCoalesce: return "COALESCE(" + join(0, ", ") + ")";
     case ExprKind::kFieldAccess: return args[0]->ToString() + "." + name;
     case ExprKind::kInSet: return "(" + args[0]->ToString() + " IN " + name + ")";
+    case ExprKind::kHigherOrder: return name + "(" + join(0, ", ") + ")";
+    case ExprKind::kLambda: return "(" + name + ") -> " + args[0]->ToString();
+    case ExprKind::kLambdaVariable: return name;
   }
   return "?";
 }

@@ -71,6 +71,11 @@ enum class ExprKind : uint8_t {
   kCoalesce,        // args (first non-NULL, later args evaluated only where needed)
   kFieldAccess,     // args[0] is a STRUCT; field_index, name: the field
   kInSet,           // args[0] is in `in_set` (a runtime join filter's keys; no list); name: label
+  // Lambdas (higher_order.h): a higher-order function call, its lambdas, their parameters.
+  kHigherOrder,     // name: transform, filter, ...; args: the value inputs, then kLambda nodes
+  kLambda,          // args[0]: body; column: slot of the first parameter; field_index: parameter
+                    // count; name: the parameter names (display). Only as a kHigherOrder arg.
+  kLambdaVariable,  // a lambda parameter: column: its slot (enclosing lambdas' slots come first)
 };
 
 struct Expr {
@@ -157,7 +162,7 @@ Result<ExprPtr> Coalesce(std::vector<ExprPtr> args);
 Result<ExprPtr> FieldAccess(ExprPtr structure, std::string_view field);
 // STRUCT with the given field names (struct_pack(a := x), named_struct('a', x)).
 Result<ExprPtr> StructPack(std::vector<std::string> names, std::vector<ExprPtr> values);
-// list[i] (1-based, NULL out of range) or map[key]: element_at.
+// list[i] (0-based, [INVALID_ARRAY_INDEX] out of range, Spark) or map[key] (NULL when missing).
 Result<ExprPtr> Subscript(ExprPtr container, ExprPtr index);
 // INTERVAL 'text' UNIT as a literal: UNIT is YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND,
 // MILLISECOND, MICROSECOND (plural accepted); empty unit means `text` holds "n unit [n unit...]".

@@ -36,6 +36,9 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterTimestampUnitFunctions(r);
     RegisterArrayFunctions(r);
     RegisterMapFunctions(r);
+    RegisterBitwiseFunctions(r);
+    RegisterUtf8Functions(r);
+    RegisterErrorFunctions(r);
     return r;
   }();
   return *registry;

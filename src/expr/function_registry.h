@@ -101,6 +101,9 @@ void RegisterTimeZoneFunctions(FunctionRegistry* r);
 void RegisterTimestampUnitFunctions(FunctionRegistry* r);
 void RegisterArrayFunctions(FunctionRegistry* r);
 void RegisterMapFunctions(FunctionRegistry* r);
+void RegisterBitwiseFunctions(FunctionRegistry* r);
+void RegisterUtf8Functions(FunctionRegistry* r);
+void RegisterErrorFunctions(FunctionRegistry* r);
 
 // ---- helpers for resolvers
 

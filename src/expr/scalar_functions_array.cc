@@ -180,6 +180,48 @@ Status AppendKernel(const KernelCall& call, VectorPtr* out) {
   return Status::OK();
 }
 
+// array_insert(arr, pos, value): pos 1-based; -1 inserts after the last element (Spark 4); a
+// position beyond either end pads with NULLs; 0 is an error.
+Status InsertKernel(const KernelCall& call, VectorPtr* out) {
+  auto result = Vector::Make(call.result_type, call.n);
+  Vector* e = result->children()[0].get();
+  const KernelArg& x = call.arg(2);
+  for (int64_t i = 0; i < call.n; ++i) {
+    if (call.arg(0).IsNull(i) || call.arg(1).IsNull(i)) {
+      result->AppendNull();
+      continue;
+    }
+    Span a = ListAt(call, 0, i);
+    const int64_t len = a.e - a.b;
+    const int64_t pos = FixedArg<int32_t>(call, 1, i);
+    if (pos == 0) {
+      return Status::InvalidArgument("[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 "
+                                     "(the first element has index 1).");
+    }
+    // Where the value goes among the elements (0..len), and the NULLs padded before / after.
+    int64_t at = pos > 0 ? pos - 1 : len + pos + 1;
+    int64_t pad_after_value = 0;
+    if (at < 0) {
+      pad_after_value = -at;
+      at = 0;
+    }
+    const int64_t pad_before_value = at > len ? at - len : 0;
+    if (len + pad_before_value + pad_after_value >= kMaxArrayElements) {
+      return Status::InvalidArgument("array_insert() position " + std::to_string(pos) + " makes the array too large");
+    }
+    at = std::min(at, len);
+    if (at > 0) e->AppendFrom(*a.elems, a.b, at);
+    e->AppendNulls(pad_before_value);
+    if (x.type()->id() == TypeId::kNull || x.IsNull(i)) e->AppendNull();
+    else e->AppendFrom(*x.vec, x.Row(i), 1);
+    e->AppendNulls(pad_after_value);
+    if (len > at) e->AppendFrom(*a.elems, a.b + at, len - at);
+    result->AppendListEnd();
+  }
+  *out = result;
+  return Status::OK();
+}
+
 // slice(arr, start, length): start 1-based (negative from the end, 0 an error).
 Status SliceKernel(const KernelCall& call, VectorPtr* out) {
   return ListRows(call, [&](int64_t i, Vector* e) -> Result<RowStatus> {
@@ -358,6 +400,12 @@ void RegisterArrayFunctions(FunctionRegistry* r) {
           [](A a, Overload* o) { return ResolveListAndElem(a, o, AppendKernel<true>, nullptr, false); }});
   r->Add({"array_prepend", "array_prepend(ARRAY<T>, T)",
           [](A a, Overload* o) { return ResolveListAndElem(a, o, AppendKernel<false>, nullptr, false); }});
+  r->Add({"array_insert", "array_insert(ARRAY<T>, INT pos, T)", [](A a, Overload* o) {
+            if (a.size() != 3 || ImplicitCastCost(a[1], columnar::Int32()) < 0) return false;
+            if (!ResolveListAndElem({a[0], a[2]}, o, InsertKernel, nullptr, false)) return false;
+            o->arg_types.insert(o->arg_types.begin() + 1, columnar::Int32());
+            return true;
+          }});
   r->Add({"slice", "slice(ARRAY, INT start, INT length)", [](A a, Overload* o) {
             if (a.size() != 3 || !IsList(a[0])) return false;
             return Fixed(a, {a[0], columnar::Int32(), columnar::Int32()}, a[0], SliceKernel, o);

@@ -1,5 +1,6 @@
 // Encodings of numbers and bytes as Spark defines them: hex/unhex, bin, conv (base 2..36,
 // negative bases for signed output), base64/unbase64, encode/decode (UTF-8 only), ascii, chr.
+#include <cctype>
 #include <cstring>
 #include <string>
 
@@ -54,23 +55,28 @@ int HexValue(char c) {
   return -1;
 }
 
-// unhex: NULL for a non-hex digit; an odd length reads as if led by '0'.
+// The bytes of hex digits `in` appended to *s; an odd length reads as if led by '0'. False for a
+// non-hex digit.
+bool Unhex(std::string_view in, std::string* s) {
+  size_t k = 0;
+  if (in.size() % 2) {
+    int v = HexValue(in[0]);
+    if (v < 0) return false;
+    s->push_back(static_cast<char>(v));
+    k = 1;
+  }
+  for (; k < in.size(); k += 2) {
+    int hi = HexValue(in[k]), lo = HexValue(in[k + 1]);
+    if (hi < 0 || lo < 0) return false;
+    s->push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return true;
+}
+
+// unhex: NULL for a non-hex digit.
 Status UnhexKernel(const KernelCall& call, VectorPtr* out) {
   return StringRows(call, [&](int64_t i, std::string* s) -> Result<RowStatus> {
-    std::string_view in = StrArg(call, 0, i);
-    size_t k = 0;
-    if (in.size() % 2) {
-      int v = HexValue(in[0]);
-      if (v < 0) return RowStatus::kNull;
-      s->push_back(static_cast<char>(v));
-      k = 1;
-    }
-    for (; k < in.size(); k += 2) {
-      int hi = HexValue(in[k]), lo = HexValue(in[k + 1]);
-      if (hi < 0 || lo < 0) return RowStatus::kNull;
-      s->push_back(static_cast<char>(hi * 16 + lo));
-    }
-    return RowStatus::kOk;
+    return Unhex(StrArg(call, 0, i), s) ? RowStatus::kOk : RowStatus::kNull;
   }, out);
 }
 
@@ -136,25 +142,64 @@ Status Base64Kernel(const KernelCall& call, VectorPtr* out) {
   }, out);
 }
 
+// The bytes of base64 text `in` appended to *s (padding and line breaks skipped); false and the
+// offending character in *bad for a character outside the alphabet.
+bool Unbase64(std::string_view in, std::string* s, char* bad) {
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : in) {
+    if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
+    const char* p = std::strchr(kBase64, c);
+    if (!p || c == 0) {
+      *bad = c;
+      return false;
+    }
+    acc = (acc << 6) | static_cast<uint32_t>(p - kBase64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      s->push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  return true;
+}
+
 Status Unbase64Kernel(const KernelCall& call, VectorPtr* out) {
   return StringRows(call, [&](int64_t i, std::string* s) -> Result<RowStatus> {
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : StrArg(call, 0, i)) {
-      if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-      const char* p = std::strchr(kBase64, c);
-      if (!p || c == 0) {
-        return Status::InvalidArgument(std::string("[CONVERSION_INVALID_INPUT] invalid base64 character '") + c +
-                                       "' in unbase64()");
-      }
-      acc = (acc << 6) | static_cast<uint32_t>(p - kBase64);
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        s->push_back(static_cast<char>((acc >> bits) & 0xFF));
-      }
+    char bad = 0;
+    if (Unbase64(StrArg(call, 0, i), s, &bad)) return RowStatus::kOk;
+    return Status::InvalidArgument(std::string("[CONVERSION_INVALID_INPUT] invalid base64 character '") + bad +
+                                   "' in unbase64()");
+  }, out);
+}
+
+// to_binary(str[, fmt]) with fmt hex (the default), utf-8/utf8 or base64, case-insensitive;
+// try_to_binary is NULL where to_binary fails (malformed input, unknown format).
+template <bool kTry>
+Status ToBinaryKernel(const KernelCall& call, VectorPtr* out) {
+  return StringRows(call, [&](int64_t i, std::string* s) -> Result<RowStatus> {
+    std::string_view in = StrArg(call, 0, i);
+    std::string fmt = call.num_args > 1 ? std::string(StrArg(call, 1, i)) : "hex";
+    for (char& c : fmt) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    bool ok = true;
+    char bad = 0;
+    if (fmt == "hex") {
+      ok = Unhex(in, s);
+    } else if (fmt == "utf-8" || fmt == "utf8") {
+      s->assign(in);
+    } else if (fmt == "base64") {
+      ok = Unbase64(in, s, &bad);
+    } else {
+      if (kTry) return RowStatus::kNull;
+      return Status::InvalidArgument("[INVALID_PARAMETER_VALUE.BINARY_FORMAT] The value of parameter(s) `format` in `" +
+                                     std::string(call.name) + "` is invalid: expects one of the binary formats "
+                                     "'base64', 'hex', 'utf-8', but got '" + fmt + "'.");
     }
-    return RowStatus::kOk;
+    if (ok) return RowStatus::kOk;
+    if (kTry) return RowStatus::kNull;
+    return Status::InvalidArgument("[CONVERSION_INVALID_INPUT] The value '" + std::string(in) +
+                                   "' (STRING) cannot be converted to BINARY with format '" + fmt +
+                                   "' because it is malformed. Use try_to_binary to get NULL instead.");
   }, out);
 }
 
@@ -238,6 +283,14 @@ void RegisterEncodingFunctions(FunctionRegistry* r) {
           }});
   r->Add({"unbase64", "unbase64(STRING)", [](const std::vector<TypePtr>& a, Overload* o) {
             return Fixed(a, {Str()}, Bin(), Unbase64Kernel, o);
+          }});
+  r->Add({"to_binary", "to_binary(STRING[, STRING format])", [](const std::vector<TypePtr>& a, Overload* o) {
+            return Fixed(a, {Str()}, Bin(), ToBinaryKernel<false>, o) ||
+                   Fixed(a, {Str(), Str()}, Bin(), ToBinaryKernel<false>, o);
+          }});
+  r->Add({"try_to_binary", "try_to_binary(STRING[, STRING format])", [](const std::vector<TypePtr>& a, Overload* o) {
+            return Fixed(a, {Str()}, Bin(), ToBinaryKernel<true>, o) ||
+                   Fixed(a, {Str(), Str()}, Bin(), ToBinaryKernel<true>, o);
           }});
   r->Add({"encode", "encode(STRING, STRING charset)", [](const std::vector<TypePtr>& a, Overload* o) {
             return Fixed(a, {Str(), Str()}, Bin(), SameBytesKernel, o);

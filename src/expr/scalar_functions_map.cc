@@ -31,7 +31,10 @@ Status PutEntry(Vector* entries, int64_t from, const Vector& kv, int64_t kr, con
   return Status::OK();
 }
 
-Status FromArraysKernel(const KernelCall& call, VectorPtr* result) {
+// Builds a MAP result row by row: fn(i, entries, from) appends row i's entries (with PutEntry,
+// `from` is where the row's entries start); a row with a NULL argument is NULL.
+template <typename Fn>
+Status MapRows(const KernelCall& call, Fn fn, VectorPtr* result) {
   auto out = Vector::Make(call.result_type, call.n);
   Vector* entries = out->children()[0].get();
   for (int64_t i = 0; i < call.n; ++i) {
@@ -39,6 +42,15 @@ Status FromArraysKernel(const KernelCall& call, VectorPtr* result) {
       out->AppendNull();
       continue;
     }
+    RETURN_NOT_OK(fn(i, entries, entries->children()[0]->size()));
+    out->AppendListEnd();
+  }
+  *result = out;
+  return Status::OK();
+}
+
+Status FromArraysKernel(const KernelCall& call, VectorPtr* result) {
+  return MapRows(call, [&](int64_t i, Vector* entries, int64_t from) -> Status {
     const KernelArg& k = call.arg(0);
     const KernelArg& v = call.arg(1);
     int64_t kb = k.vec->offsets()[k.Row(i)], ke = k.vec->offsets()[k.Row(i) + 1];
@@ -47,14 +59,11 @@ Status FromArraysKernel(const KernelCall& call, VectorPtr* result) {
       return Status::InvalidArgument("map_from_arrays() key and value arrays differ in length (" +
                                      std::to_string(ke - kb) + " and " + std::to_string(ve - vb) + ")");
     }
-    int64_t from = entries->children()[0]->size();
     for (int64_t j = 0; j < ke - kb; ++j) {
       RETURN_NOT_OK(PutEntry(entries, from, *k.vec->child(0), kb + j, v.vec->child(0).get(), vb + j));
     }
-    out->AppendListEnd();
-  }
-  *result = out;
-  return Status::OK();
+    return Status::OK();
+  }, result);
 }
 
 Status FromEntriesKernel(const KernelCall& call, VectorPtr* result) {
@@ -121,19 +130,12 @@ Status ContainsKeyKernel(const KernelCall& call, VectorPtr* out) {
 // str_to_map(text[, pair_delim[, key_value_delim]]): defaults ',' and ':'; a pair without the
 // key-value delimiter has a NULL value.
 Status StrToMapKernel(const KernelCall& call, VectorPtr* result) {
-  auto out = Vector::Make(call.result_type, call.n);
-  Vector* entries = out->children()[0].get();
   auto text = Vector::Make(columnar::String(), 2);
-  for (int64_t i = 0; i < call.n; ++i) {
-    if (AnyArgNull(call, i)) {
-      out->AppendNull();
-      continue;
-    }
+  return MapRows(call, [&](int64_t i, Vector* entries, int64_t from) -> Status {
     std::string_view s = StrArg(call, 0, i);
     std::string_view pd = call.num_args > 1 ? StrArg(call, 1, i) : ",";
     std::string_view kd = call.num_args > 2 ? StrArg(call, 2, i) : ":";
     if (pd.empty() || kd.empty()) return Status::InvalidArgument("str_to_map() delimiters must not be empty");
-    int64_t from = entries->children()[0]->size();
     size_t pos = 0;
     while (true) {
       size_t end = s.find(pd, pos);
@@ -147,10 +149,22 @@ Status StrToMapKernel(const KernelCall& call, VectorPtr* result) {
       if (end == std::string_view::npos) break;
       pos = end + pd.size();
     }
-    out->AppendListEnd();
-  }
-  *result = out;
-  return Status::OK();
+    return Status::OK();
+  }, result);
+}
+
+// map_concat(m1, m2, ...): the entries of all maps in order; a key in two maps is an error.
+Status ConcatKernel(const KernelCall& call, VectorPtr* result) {
+  return MapRows(call, [&](int64_t i, Vector* entries, int64_t from) -> Status {
+    for (size_t a = 0; a < call.num_args; ++a) {
+      const KernelArg& m = call.arg(a);
+      const Vector& src = *m.vec->child(0);
+      for (int64_t j = m.vec->offsets()[m.Row(i)]; j < m.vec->offsets()[m.Row(i) + 1]; ++j) {
+        RETURN_NOT_OK(PutEntry(entries, from, *src.child(0), j, src.child(1).get(), j));
+      }
+    }
+    return Status::OK();
+  }, result);
 }
 
 }  // namespace
@@ -180,6 +194,18 @@ void RegisterMapFunctions(FunctionRegistry* r) {
   r->Add({"map_contains_key", "map_contains_key(MAP<K, V>, K)", [](A a, Overload* o) {
             if (a.size() != 2 || a[0]->id() != TypeId::kMap || ImplicitCastCost(a[1], a[0]->key()) < 0) return false;
             *o = {{a[0], a[0]->key()}, columnar::Boolean(), ContainsKeyKernel};
+            return true;
+          }});
+  r->Add({"map_concat", "map_concat(MAP<K, V>, ...)", [](A a, Overload* o) {
+            if (a.empty()) return false;
+            TypePtr common = a[0];
+            for (const TypePtr& t : a) {
+              if (t->id() != TypeId::kMap) return false;
+              auto c = CommonType(common, t);
+              if (!c.ok()) return false;
+              common = *c;
+            }
+            *o = {std::vector<TypePtr>(a.size(), common), common, ConcatKernel};
             return true;
           }});
   r->Add({"str_to_map", "str_to_map(STRING[, STRING pair_delim[, STRING key_value_delim]])", [](A a, Overload* o) {

@@ -137,7 +137,8 @@ int64_t DigitsArg(const KernelCall& call, int64_t i) {
   return call.num_args > 1 ? FixedArg<int32_t>(call, 1, i) : 0;
 }
 
-// round(x[, d]) half away from zero; floor/ceil (mode -1 / +1) to integral values.
+// round(x[, d]) half away from zero (mode 0), bround half to even (mode 2); floor/ceil (mode -1
+// / +1) to integral values.
 template <int kMode>
 Status RoundKernel(const KernelCall& call, VectorPtr* result) {
   const KernelArg& a = call.arg(0);
@@ -145,18 +146,21 @@ Status RoundKernel(const KernelCall& call, VectorPtr* result) {
   auto out = MakeFixedOutput(call);
   for (int64_t i = 0; i < call.n; ++i) {
     if (!out->IsValid(i)) continue;
-    int64_t d = kMode == 0 ? DigitsArg(call, i) : 0;
+    constexpr bool kDigits = kMode == 0 || kMode == 2;
+    int64_t d = kDigits ? DigitsArg(call, i) : 0;
     if (in.IsFloating()) {
+      // std::nearbyint rounds half to even in the default rounding mode.
+      auto nearest = [](double y) { return kMode == 2 ? std::nearbyint(y) : std::round(y); };
       double x = FixedArg<double>(call, 0, i), r;
-      if (kMode < 0) r = std::floor(x);
-      else if (kMode > 0) r = std::ceil(x);
+      if (kMode == -1) r = std::floor(x);
+      else if (kMode == 1) r = std::ceil(x);
       else if (d >= 0) {
         double f = std::pow(10.0, static_cast<double>(std::min<int64_t>(d, 308)));
-        double y = std::round(x * f) / f;
+        double y = nearest(x * f) / f;
         r = std::isfinite(y) ? y : x;
       } else {
         double f = std::pow(10.0, static_cast<double>(std::min<int64_t>(-d, 308)));
-        r = std::round(x / f) * f;
+        r = nearest(x / f) * f;
       }
       out->data<double>()[i] = r;
       continue;
@@ -180,6 +184,8 @@ Status RoundKernel(const KernelCall& call, VectorPtr* result) {
         int128_t p = columnar::Pow10(static_cast<int>(drop));
         if (kMode == 0) {
           kept = DivRoundHalfAway(v, p);
+        } else if (kMode == 2) {
+          kept = DivRoundHalfEven(v, p);
         } else {
           kept = v / p;
           if (kMode < 0 && v % p != 0 && v < 0) kept -= 1;
@@ -358,6 +364,8 @@ void RegisterMathFunctions(FunctionRegistry* r) {
          {"signum"});
   r->Add({"round", "round(NUMERIC[, INT])",
           [](const std::vector<TypePtr>& a, Overload* o) { return ResolveRoundLike(a, o, RoundKernel<0>, true); }});
+  r->Add({"bround", "bround(NUMERIC[, INT])",
+          [](const std::vector<TypePtr>& a, Overload* o) { return ResolveRoundLike(a, o, RoundKernel<2>, true); }});
   r->Add({"floor", "floor(NUMERIC)",
           [](const std::vector<TypePtr>& a, Overload* o) { return ResolveRoundLike(a, o, RoundKernel<-1>, false); }});
   r->Add({"ceil", "ceil(NUMERIC)",

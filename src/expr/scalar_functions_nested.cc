@@ -51,6 +51,15 @@ Status CardinalityKernel(const KernelCall& call, VectorPtr* out) {
   }, out);
 }
 
+// How an array index counts and what an index outside the array does.
+enum class IndexMode : uint8_t {
+  kElementAt,     // element_at: 1-based, negative from the end; 0 and out of bounds are errors
+  kTryElementAt,  // try_element_at (and DuckDB's list_extract): 1-based, NULL out of bounds
+  kSubscript,     // arr[i]: 0-based; out of bounds is an error
+  kGet,           // get: 0-based, NULL out of bounds
+};
+
+template <IndexMode kMode>
 Status ElementAtKernel(const KernelCall& call, VectorPtr* result) {
   const KernelArg& c = call.arg(0);
   const KernelArg& k = call.arg(1);
@@ -72,8 +81,27 @@ Status ElementAtKernel(const KernelCall& call, VectorPtr* result) {
     } else {
       int64_t pos = k.vec->Get<int64_t>(k.Row(i));
       int64_t len = e - b;
-      if (pos > 0 && pos <= len) idx[i] = b + pos - 1;
-      else if (pos < 0 && -pos <= len) idx[i] = e + pos;
+      if constexpr (kMode == IndexMode::kSubscript || kMode == IndexMode::kGet) {
+        if (pos >= 0 && pos < len) idx[i] = b + pos;
+        else if (kMode == IndexMode::kSubscript) {
+          return Status::InvalidArgument("[INVALID_ARRAY_INDEX] The index " + std::to_string(pos) +
+                                         " is out of bounds. The array has " + std::to_string(len) +
+                                         " elements. Use the SQL function get() to tolerate accessing element at "
+                                         "invalid index and return NULL instead.");
+        }
+      } else {
+        if (pos > 0 && pos <= len) idx[i] = b + pos - 1;
+        else if (pos < 0 && -pos <= len) idx[i] = e + pos;
+        else if (kMode == IndexMode::kElementAt && pos == 0) {
+          return Status::InvalidArgument("[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 "
+                                         "or > 0 (the first element has index 1).");
+        } else if (kMode == IndexMode::kElementAt) {
+          return Status::InvalidArgument("[INVALID_ARRAY_INDEX_IN_ELEMENT_AT] The index " + std::to_string(pos) +
+                                         " is out of bounds. The array has " + std::to_string(len) +
+                                         " elements. Use try_element_at to tolerate accessing element at invalid "
+                                         "index and return NULL instead.");
+        }
+      }
     }
   }
   const Vector& source = is_map ? *child.child(1) : child;
@@ -81,16 +109,18 @@ Status ElementAtKernel(const KernelCall& call, VectorPtr* result) {
   return Status::OK();
 }
 
+// A map's missing key is NULL in every mode (Spark 4); get() takes arrays only.
+template <IndexMode kMode>
 bool ResolveElementAt(const std::vector<TypePtr>& a, Overload* o) {
   if (a.size() != 2) return false;
   if (a[0]->id() == TypeId::kList) {
     if (ImplicitCastCost(a[1], columnar::Int64()) < 0) return false;
-    *o = {{a[0], columnar::Int64()}, a[0]->element(), ElementAtKernel};
+    *o = {{a[0], columnar::Int64()}, a[0]->element(), ElementAtKernel<kMode>};
     return true;
   }
-  if (a[0]->id() == TypeId::kMap) {
+  if (a[0]->id() == TypeId::kMap && kMode != IndexMode::kGet) {
     if (ImplicitCastCost(a[1], a[0]->key()) < 0) return false;
-    *o = {{a[0], a[0]->key()}, a[0]->value(), ElementAtKernel};
+    *o = {{a[0], a[0]->key()}, a[0]->value(), ElementAtKernel<kMode>};
     return true;
   }
   return false;
@@ -215,8 +245,13 @@ bool ResolveCardinality(const std::vector<TypePtr>& a, Overload* o) {
 void RegisterNestedFunctions(FunctionRegistry* r) {
   r->Add({"array", "array(T, ...)", ResolveArray}, {"list_value", "list_pack"});
   r->Add({"size", "size(ARRAY|MAP)", ResolveCardinality}, {"cardinality", "array_size", "array_length"});
-  r->Add({"element_at", "element_at(ARRAY<T>, BIGINT), element_at(MAP<K,V>, K)", ResolveElementAt},
-         {"list_extract", "list_element", "array_extract", "try_element_at"});
+  r->Add({"element_at", "element_at(ARRAY<T>, BIGINT), element_at(MAP<K,V>, K)", ResolveElementAt<IndexMode::kElementAt>});
+  r->Add({"try_element_at", "try_element_at(ARRAY<T>, BIGINT), try_element_at(MAP<K,V>, K)",
+          ResolveElementAt<IndexMode::kTryElementAt>},
+         {"list_extract", "list_element", "array_extract"});
+  r->Add({"get", "get(ARRAY<T>, INT index)", ResolveElementAt<IndexMode::kGet>});
+  r->Add({"subscript", "subscript(ARRAY<T>, INT index) (arr[index], 0-based), subscript(MAP<K,V>, K)",
+          ResolveElementAt<IndexMode::kSubscript>});
   r->Add({"array_contains", "array_contains(ARRAY<T>, T)", ResolveArrayContains},
          {"list_contains", "list_has", "array_has"});
   r->Add({"struct", "struct(ANY, ...)", ResolveStruct}, {"row"});

@@ -225,9 +225,15 @@ TEST(NestedFunctions, ListsMapsStructs) {
   EXPECT_EQ(E("len", {list}), "3");
   EXPECT_EQ(E("element_at", {list, I(1)}), "10");
   EXPECT_EQ(E("element_at", {list, I(-1)}), "30");
-  EXPECT_EQ(E("element_at", {list, I(4)}), "NULL");
-  EXPECT_EQ(E("element_at", {list, I(0)}), "NULL");
-  EXPECT_EQ(EvalText(Subscript(list, I(2))), "20");
+  // Spark ANSI: element_at out of bounds or at 0 is an error (try_element_at: NULL); list[i]
+  // counts from 0.
+  EXPECT_EQ(E("element_at", {list, I(4)}).substr(0, 6), "ERROR:");
+  EXPECT_EQ(E("element_at", {list, I(0)}).substr(0, 6), "ERROR:");
+  EXPECT_EQ(E("try_element_at", {list, I(4)}), "NULL");
+  EXPECT_EQ(E("try_element_at", {list, I(0)}), "NULL");
+  EXPECT_EQ(EvalText(Subscript(list, I(2))), "30");
+  EXPECT_EQ(EvalText(Subscript(list, I(3))).substr(0, 6), "ERROR:");
+  EXPECT_EQ(E("get", {list, I(3)}), "NULL");
   EXPECT_EQ(E("array_contains", {list, I(20)}), "true");
   EXPECT_EQ(E("array_contains", {list, I(21)}), "false");
   EXPECT_EQ(E("array_contains", {F("array", {I(1), Null()}), I(2)}), "NULL");
@@ -257,7 +263,8 @@ TEST(NestedFunctions, VectorizedElementAtOnColumns) {
                            Value::Nested(lt, {}), Value::Nested(lt, {Value::Int32(7)})},
                           {Value::Int64(2), Value::Int64(1), Value::Int64(1), Value::Null(Int64())}});
   EvalContext ctx(0);
-  auto v = Evaluate(*F("element_at", {ColumnRef(0, lt, "l"), ColumnRef(1, Int64(), "i")}), batch, ctx);
+  // try_element_at: row 2 is out of bounds (element_at would raise there).
+  auto v = Evaluate(*F("try_element_at", {ColumnRef(0, lt, "l"), ColumnRef(1, Int64(), "i")}), batch, ctx);
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(ToValues(**v)[0].ToString(), "2");
   for (int i = 1; i < 4; ++i) EXPECT_TRUE((*v)->IsNull(i)) << i;

@@ -85,6 +85,15 @@ struct PendingSubquery {
 };
 constexpr int kPendingBase = 1 << 27;
 
+// The parameters of the lambdas around an expression (binder_lambda.cc), innermost first:
+// they shadow columns of the same name.
+struct LambdaScope {
+  std::vector<std::string> names;
+  std::vector<columnar::TypePtr> types;  // parallel to names
+  int first_slot = 0;                    // slot of names[0] (expr/higher_order.h)
+  const LambdaScope* outer = nullptr;
+};
+
 // Where an expression is bound: its scope, and for post-aggregation clauses the aggregation
 // and the select list's aliases (HAVING / ORDER BY may name them).
 struct ExprContext {
@@ -96,6 +105,7 @@ struct ExprContext {
   // Where correlated subqueries go; null where the clause does not support them.
   std::vector<PendingSubquery>* pending = nullptr;
   WindowState* win = nullptr;  // where window functions are allowed (SELECT, ORDER BY, QUALIFY)
+  const LambdaScope* lambdas = nullptr;  // inside a lambda body: its parameters
 };
 
 class Catalog;
@@ -158,6 +168,12 @@ class Binder {
   Result<expr::ExprPtr> BindExprInner(const ParsedExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindFunction(const FunctionExpression& e, ExprContext& ctx);
+  // --- lambdas (binder_lambda.cc)
+  // transform(arr, x -> ...) and the other higher-order functions of expr/higher_order.h.
+  Result<expr::ExprPtr> BindHigherOrder(const FunctionExpression& e, ExprContext& ctx);
+  // A lambda parameter named by `e` (innermost lambda first), with any field accesses after
+  // it; null when no lambda around names it.
+  Result<expr::ExprPtr> BindLambdaVariable(const ColumnRefExpression& e, const ExprContext& ctx);
   // `extra_filter` (over the input, may be null) is ANDed with the call's FILTER (PIVOT).
   Result<expr::ExprPtr> BindAggregate(const FunctionExpression& e, ExprContext& ctx,
                                       expr::ExprPtr extra_filter = nullptr);

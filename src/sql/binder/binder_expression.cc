@@ -11,6 +11,7 @@
 #include "expr/coercion.h"
 #include "expr/evaluate.h"
 #include "expr/function_registry.h"
+#include "expr/higher_order.h"
 #include "sql/binder/binder.h"
 #include "sql/parser/token.h"
 
@@ -267,6 +268,10 @@ Result<expr::ExprPtr> Binder::BindConstant(const ConstantExpression& e) {
 }
 
 Result<expr::ExprPtr> Binder::BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx) {
+  if (ctx.lambdas) {
+    ASSIGN_OR_RETURN(expr::ExprPtr variable, BindLambdaVariable(e, ctx));
+    if (variable) return variable;
+  }
   const auto& parts = e.parts;
   const ScopeColumn* found = nullptr;
   size_t used = 0;
@@ -349,6 +354,19 @@ Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprCon
   inner.scope = ctx.scope;
   inner.clause = "an aggregate function's arguments";
   std::vector<expr::ExprPtr> args;
+  // percentile_cont(p) WITHIN GROUP (ORDER BY x [DESC]) is the aggregate over (x, p, DESC?).
+  const bool ordered_set = name == "percentile_cont" || name == "percentile_disc";
+  if (ordered_set != (e.within_group != nullptr)) {
+    return Status::Binder(ordered_set ? name + "() needs WITHIN GROUP (ORDER BY ...): " + name +
+                                            "(0.5) WITHIN GROUP (ORDER BY x)"
+                                      : "WITHIN GROUP is only allowed with percentile_cont and percentile_disc, not " +
+                                            name + "()");
+  }
+  if (ordered_set) {
+    if (ContainsAggregate(*e.within_group)) return Status::Binder("aggregate function calls cannot be nested");
+    ASSIGN_OR_RETURN(expr::ExprPtr x, BindExpr(*e.within_group, inner));
+    args.push_back(std::move(x));
+  }
   bool star = e.args.size() == 1 && e.args[0]->kind == ExprKind::kStar;
   if (!star) {
     for (const auto& a : e.args) {
@@ -385,6 +403,7 @@ Result<expr::ExprPtr> Binder::BindAggregate(const FunctionExpression& e, ExprCon
       ASSIGN_OR_RETURN(args[0], expr::Case({{pred, args[0]}}, expr::Literal(Value())));
     }
   }
+  if (ordered_set) args.push_back(expr::Literal(Value::Boolean(e.within_group_descending)));
   std::vector<columnar::TypePtr> types;
   for (const auto& a : args) types.push_back(a->type);
   ASSIGN_OR_RETURN(expr::AggregateBinding binding, expr::ResolveAggregate(name, types, e.distinct));
@@ -421,6 +440,10 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
     if (!n.empty()) return Status::Binder("Function " + name + " does not take named arguments");
   }
   if (e.filter && e.over) return Status::NotSupported("FILTER (WHERE ...) on a window function is not supported");
+  if (e.within_group && e.over) return Status::NotSupported("WITHIN GROUP on a window function is not supported");
+  if (e.within_group && !expr::IsAggregateFunction(name)) {
+    return Status::Binder("WITHIN GROUP is only allowed with percentile_cont and percentile_disc, not " + name + "()");
+  }
   if (e.over) return BindWindowFunction(e, ctx);
   if (e.filter && !expr::IsAggregateFunction(name)) {
     return Status::Binder("FILTER (WHERE ...) is only allowed in aggregate functions, not in " + name + "()");
@@ -429,6 +452,7 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
     return BindGroupingFunction(e, ctx);
   }
   if (expr::IsAggregateFunction(name)) return BindAggregate(e, ctx);
+  if (expr::IsHigherOrderFunction(name)) return BindHigherOrder(e, ctx);
   if (name == "typeof") {
     if (e.args.size() != 1) return Status::Binder("typeof() takes exactly one argument");
     ASSIGN_OR_RETURN(expr::ExprPtr a, BindExpr(*e.args[0], ctx));
@@ -459,6 +483,9 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
     args.push_back(std::move(b));
   }
   if (e.distinct) return Status::Binder("DISTINCT is only allowed in aggregate functions");
+  if (name == "assert_true" && args.size() == 1) {  // Spark's message names the condition
+    args.push_back(expr::Literal(Value::String("'" + e.args[0]->ToString() + "' is not true!")));
+  }
   auto call = expr::Call(name, std::move(args));
   if (!call.ok() && !known) {
     // Not a registry function and not a special form expr::Call knows: name the candidates.
@@ -489,6 +516,7 @@ Result<expr::ExprPtr> Binder::BindExpr(const ParsedExpression& e, ExprContext& c
     plain.scope = ctx.scope;
     plain.aliases = ctx.aliases;
     plain.clause = ctx.clause;
+    plain.lambdas = ctx.lambdas;
     auto bound = BindExprInner(e, plain);
     if (bound.ok()) {
       for (size_t i = 0; i < ctx.agg->groups.size(); ++i) {
@@ -622,6 +650,11 @@ Result<expr::ExprPtr> Binder::BindExprInner(const ParsedExpression& e, ExprConte
       if (expr::FunctionRegistry::Get().Find(field)) return expr::Call(field, {src});
       return expr::Call("date_part", {expr::Literal(Value::String(field)), src});
     }
+    case ExprKind::kLambda:
+      return Status::Binder("lambda function " + e.ToString() +
+                            " is only allowed as an argument of a higher-order function (transform, filter, "
+                            "exists, forall, aggregate, reduce, zip_with, map_filter, map_zip_with, "
+                            "transform_keys, transform_values)");
   }
   return Status::Internal("unknown expression kind");
 }

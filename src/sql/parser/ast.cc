@@ -74,6 +74,9 @@ std::string FunctionToString(const FunctionExpression& f, bool table_function = 
     out += f.args[i]->ToString();
   }
   out += ")";
+  if (f.within_group) {
+    out += " WITHIN GROUP (ORDER BY " + f.within_group->ToString() + (f.within_group_descending ? " DESC)" : ")");
+  }
   if (f.filter) out += " FILTER (WHERE " + f.filter->ToString() + ")";
   if (f.over) out += " OVER " + f.over->ToString();
   return out;
@@ -188,7 +191,7 @@ void UpdateHeight(ParsedExpression& expr) {
       break;
     case ExprKind::kFunction: {
       const auto& f = expr.As<FunctionExpression>();
-      h = H(f.args);
+      h = std::max(H(f.args), H(f.within_group));
       if (f.filter) h = std::max(h, f.filter->height);
       if (f.over) h = std::max(h, f.over->height);
       break;
@@ -237,6 +240,7 @@ void UpdateHeight(ParsedExpression& expr) {
     }
     case ExprKind::kFieldAccess: h = H(expr.As<FieldAccessExpression>().base); break;
     case ExprKind::kExtract: h = H(expr.As<ExtractExpression>().source); break;
+    case ExprKind::kLambda: h = H(expr.As<LambdaExpression>().body); break;
   }
   expr.height = h + 1;
 }
@@ -498,6 +502,12 @@ std::string ParsedExpression::ToString() const {
     case ExprKind::kExtract: {
       const auto& e = As<ExtractExpression>();
       return "EXTRACT(" + e.field + " FROM " + e.source->ToString() + ")";
+    }
+    case ExprKind::kLambda: {
+      const auto& l = As<LambdaExpression>();
+      std::string params;
+      for (size_t i = 0; i < l.params.size(); ++i) params += (i ? ", " : "") + QuoteIdentifier(l.params[i]);
+      return "(" + params + ") -> " + l.body->ToString();
     }
   }
   return "?";

@@ -107,6 +107,7 @@ enum class ExprKind : uint8_t {
   kSubscript,    // SubscriptExpression a[i]
   kFieldAccess,  // FieldAccessExpression (expr).field
   kExtract,      // ExtractExpression EXTRACT(field FROM x)
+  kLambda,       // LambdaExpression x -> body (only as a function argument)
 };
 
 struct ParsedExpression {
@@ -195,6 +196,9 @@ struct FunctionExpression : ParsedExpression {
   std::vector<std::string> arg_names;
   bool distinct = false;
   ExprPtr filter;                    // agg(...) FILTER (WHERE filter); else null
+  // percentile_cont(p) WITHIN GROUP (ORDER BY within_group [DESC]); else null.
+  ExprPtr within_group;
+  bool within_group_descending = false;
   std::unique_ptr<WindowSpec> over;  // f(...) OVER (...): a window function; else null
 };
 
@@ -327,6 +331,13 @@ struct ExtractExpression : ParsedExpression {
   explicit ExtractExpression(size_t pos) : ParsedExpression(ExprKind::kExtract, pos) {}
   std::string field;
   ExprPtr source;
+};
+
+// x -> body, (x, i) -> body: an argument of a higher-order function (transform, filter, ...).
+struct LambdaExpression : ParsedExpression {
+  explicit LambdaExpression(size_t pos) : ParsedExpression(ExprKind::kLambda, pos) {}
+  std::vector<std::string> params;  // as written, >= 1
+  ExprPtr body;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -265,3 +265,27 @@ TEST(SqlParserExpr, TracksHeight) {
 
 }  // namespace
 }  // namespace shoal::sql
+
+namespace shoal::sql {
+namespace {
+
+TEST(SqlParserExpr, LambdasPrintAndReparse) {
+  EXPECT_EQ(Print("transform(a, x -> x + 1)"), "transform(a, (x) -> (x + 1))");
+  EXPECT_EQ(Print("filter(a, (x, i) -> x > i)"), "filter(a, (x, i) -> (x > i))");
+  EXPECT_EQ(Print("transform(a, x -> transform(x, y -> y * x))"),
+            "transform(a, (x) -> transform(x, (y) -> (y * x)))");
+  // exists(...) without a query is the higher-order function, printed quoted.
+  EXPECT_EQ(Print("exists(a, x -> x IS NULL)"), "`exists`(a, (x) -> (x IS NULL))");
+  // (a, b) not followed by -> stays a parse of its own (not a lambda).
+  EXPECT_FALSE(ParseExpression("(a, b)").ok());
+}
+
+TEST(SqlParserExpr, WithinGroupPrintsAndReparses) {
+  EXPECT_EQ(Print("percentile_cont(0.5) WITHIN GROUP (ORDER BY x)"),
+            "percentile_cont(0.5) WITHIN GROUP (ORDER BY x)");
+  EXPECT_EQ(Print("percentile_disc(0.25) WITHIN GROUP (ORDER BY x DESC)"),
+            "percentile_disc(0.25) WITHIN GROUP (ORDER BY x DESC)");
+}
+
+}  // namespace
+}  // namespace shoal::sql

@@ -143,8 +143,8 @@ class Lexer {
     if (c == '`') {
       return Quoted(token, '`', TokenType::kQuotedIdentifier, "unterminated quoted identifier");
     }
-    static constexpr std::array<std::string_view, 9> kTwoChar = {"::", "==", "=>", "<>", "!=",
-                                                                 "<=", ">=", "||", "//"};
+    static constexpr std::array<std::string_view, 10> kTwoChar = {"::", "==", "=>", "<>", "!=",
+                                                                  "<=", ">=", "||", "//", "->"};
     if (pos_ + 1 < text_.size()) {
       std::string_view two = text_.substr(pos_, 2);
       for (std::string_view op : kTwoChar) {

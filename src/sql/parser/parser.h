@@ -86,6 +86,12 @@ class Parser {
   Result<ExprPtr> ParseOverlayOrPosition();
   Status ParseAggregateFilter(FunctionExpression* fn);  // at FILTER ( WHERE ... )
   Result<ExprPtr> ParseParenthesized();
+  // The number of parameters of a lambda (`x ->`, `(x, y) ->`) starting at the next token,
+  // else 0; ParseLambda parses it.
+  size_t LambdaParamsAhead() const;
+  // WITHIN GROUP (ORDER BY x [ASC|DESC]) after an aggregate's arguments.
+  Status ParseWithinGroup(FunctionExpression* fn);
+  Result<ExprPtr> ParseLambda(size_t params);
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseNumberedParameter();
   Result<ExprPtr> ParseCast(bool try_cast);

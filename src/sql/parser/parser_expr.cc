@@ -283,6 +283,8 @@ Result<ExprPtr> Parser::ParsePostfix(ExprPtr base) {
 
 Result<ExprPtr> Parser::ParsePrimary() {
   const Token& t = Peek();
+  // A lambda parses anywhere (the binder accepts it only as a higher-order function's argument).
+  if (size_t params = LambdaParamsAhead(); params > 0) return ParseLambda(params);
   switch (t.type) {
     case TokenType::kInteger:
     case TokenType::kDecimal:
@@ -389,7 +391,10 @@ Result<ExprPtr> Parser::ParseKeywordPrimary() {
     auto e = Make<ExistsExpression>(t.offset);
     bool matched = false;
     RETURN_NOT_OK(ParseParenthesizedQueryIf(&e->query, &matched));
-    if (!matched) return ErrorAt(Peek(1), "syntax error");
+    if (!matched) {  // exists(array, x -> predicate): the higher-order function
+      ASSIGN_OR_RETURN(auto fn, ParseFunctionCall(t.text, t.offset, false));
+      return ExprPtr(std::move(fn));
+    }
     return Finish(std::move(e));
   }
   if (t.IsKeyword("EXTRACT") && next.IsOperator("(")) {
@@ -443,6 +448,21 @@ Result<ExprPtr> Parser::ParseKeywordPrimary() {
 
 // FILTER (WHERE p) after an aggregate call (its own function: ParseFunctionCall's frame is on
 // every nesting level of f(f(...))).
+Status Parser::ParseWithinGroup(FunctionExpression* fn) {
+  Advance();  // WITHIN
+  Advance();  // GROUP
+  RETURN_NOT_OK(ExpectOperator("("));
+  RETURN_NOT_OK(ExpectKeyword("ORDER"));
+  RETURN_NOT_OK(ExpectKeyword("BY"));
+  ASSIGN_OR_RETURN(fn->within_group, ParseExpr());
+  if (AcceptKeyword("DESC")) {
+    fn->within_group_descending = true;
+  } else {
+    AcceptKeyword("ASC");
+  }
+  return ExpectOperator(")");
+}
+
 Status Parser::ParseAggregateFilter(FunctionExpression* fn) {
   Advance();
   Advance();
@@ -545,6 +565,7 @@ Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::strin
     } while (AcceptOperator(","));
     RETURN_NOT_OK(ExpectOperator(")"));
   }
+  if (!table_function && PeekKeyword("WITHIN") && PeekKeyword("GROUP", 1)) RETURN_NOT_OK(ParseWithinGroup(fn.get()));
   if (!table_function && PeekKeyword("FILTER") && PeekOperator("(", 1)) RETURN_NOT_OK(ParseAggregateFilter(fn.get()));
   if (!table_function && AcceptKeyword("OVER")) {
     ASSIGN_OR_RETURN(fn->over, ParseOver());
@@ -552,6 +573,38 @@ Result<std::unique_ptr<FunctionExpression>> Parser::ParseFunctionCall(std::strin
   UpdateHeight(*fn);
   RETURN_NOT_OK(CheckHeight(fn->height, fn->position));
   return fn;
+}
+
+size_t Parser::LambdaParamsAhead() const {
+  auto name = [&](size_t k) {
+    return Peek(k).type == TokenType::kWord || Peek(k).type == TokenType::kQuotedIdentifier;
+  };
+  if (name(0) && PeekOperator("->", 1)) return 1;
+  if (!PeekOperator("(")) return 0;
+  size_t k = 1;
+  size_t count = 0;
+  while (name(k)) {
+    ++count;
+    if (PeekOperator(")", k + 1)) return PeekOperator("->", k + 2) ? count : 0;
+    if (!PeekOperator(",", k + 1)) return 0;
+    k += 2;
+  }
+  return 0;
+}
+
+[[gnu::noinline]] Result<ExprPtr> Parser::ParseLambda(size_t params) {
+  auto lambda = Make<LambdaExpression>(Peek().offset);
+  const bool parenthesized = AcceptOperator("(");
+  for (size_t i = 0; i < params; ++i) {
+    if (i) Advance();  // ,
+    lambda->params.push_back(Advance().text);
+  }
+  if (parenthesized) Advance();  // )
+  Advance();                     // ->
+  ASSIGN_OR_RETURN(lambda->body, ParseExpr());
+  UpdateHeight(*lambda);
+  RETURN_NOT_OK(CheckHeight(lambda->height, lambda->position));
+  return ExprPtr(std::move(lambda));
 }
 
 Result<ExprPtr> Parser::ParseParenthesized() {

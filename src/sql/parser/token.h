@@ -17,7 +17,7 @@ enum class TokenType : uint8_t {
   kDecimal,           // digits with a '.', no exponent (exact)
   kFloat,             // number with an exponent (1e3, 1.5E-2)
                       // (numbers may carry a type suffix: Token::suffix)
-  kOperator,          // punctuation or operator: ( ) [ ] { } , ; . : :: + - * / // % = == => <> != < <= > >= ||
+  kOperator,          // punctuation or operator: ( ) [ ] { } , ; . : :: + - * / // % = == => -> <> != < <= > >= ||
   kEnd,               // end of input (always the last token)
 };
 

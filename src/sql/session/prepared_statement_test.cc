@@ -211,7 +211,8 @@ TEST_F(PreparedStatementTest, ArrowValuesBindNestedTypes) {
   ASSERT_TRUE(ins->BindArrow(1, *in.schema.children[0], *in.array.children[0], 0).ok());
   ASSERT_TRUE(ins->BindArrow(2, *in.schema.children[1], *in.array.children[1], 0).ok());
   ASSERT_TRUE(ins->Execute().ok());
-  auto q = Prep("SELECT count(*) FROM t WHERE s = ? AND l[2] IS NULL");
+  // l[1] is the second element: arr[i] is 0-based (doc/sql_dialect.md).
+  auto q = Prep("SELECT count(*) FROM t WHERE s = ? AND l[1] IS NULL");
   ASSERT_TRUE(q->BindArrow(1, *in.schema.children[1], *in.array.children[1], 0).ok());
   EXPECT_EQ(Run(q.get()), std::vector<std::string>{"1"});
 }
