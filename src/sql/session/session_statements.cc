@@ -80,7 +80,8 @@ Result<QueryResult> Session::RunShowTables(const Statement&) {
   ASSIGN_OR_RETURN(std::vector<std::string> views, ListViews(*db_->fs, db_->dir));
   names.insert(names.end(), views.begin(), views.end());
   // This connection's temporary views too; one shadows a table or view of the same name.
-  for (const auto& [lower, view] : temp_views_) {
+  for (const auto& [key, view] : temp_views_) {
+    const std::string& lower = key;  // clang cannot capture a structured binding
     auto same = [&lower](const std::string& n) { return Lower(n) == lower; };
     names.erase(std::remove_if(names.begin(), names.end(), same), names.end());
     names.push_back(view.name);
