@@ -11,6 +11,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pandas python3-pytest
   libcurl4-openssl-dev
+  # Regular expressions (expr: regexp_* and rlike) and the pseudo-terminal shell tests.
+  libre2-dev python3-pexpect
   # A local S3 server for the object-storage tests (scripts/s3-server.sh): Ceph RADOS Gateway
   # with one monitor and one in-memory OSD; `ceph-common` (ceph, ceph-authtool, radosgw-admin)
   # and `ceph-base` (monmaptool) hold the tools that bootstrap it. curl signs the bucket creation.
