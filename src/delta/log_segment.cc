@@ -302,12 +302,32 @@ Result<std::optional<LogSegment>> SegmentFromFiles(io::FileSystem& fs, LogSegmen
 
 }  // namespace
 
+std::vector<io::SpeculativeRead> SnapshotSpeculation(const std::string& table_root) {
+  const std::string log_dir = LogDirOf(table_root);
+  return {{io::SpeculativeRead::Kind::kReadAll, io::JoinPath(log_dir, "_last_checkpoint"), {}, 0},
+          {io::SpeculativeRead::Kind::kListFromLimited, log_dir, {}, kSpeculativeLogEntries}};
+}
+
 Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
                                    std::optional<int64_t> version) {
   LogSegment seg;
   seg.table_root = table_root;
   seg.log_dir = LogDirOf(table_root);
+  const bool remote = fs.IsRemote(seg.log_dir);
+  if (remote) fs.Speculate(SnapshotSpeculation(table_root));
   seg.last_checkpoint = ReadLastCheckpoint(fs, seg.log_dir);
+  // Remote: a log whose names fit the speculative first page is known whole in the round trip
+  // that read `_last_checkpoint` (no listing from the checkpoint after it).
+  if (remote) {
+    auto first = fs.ListFromLimited(seg.log_dir, {}, kSpeculativeLogEntries);
+    if (first.ok() && first->complete && !first->entries.empty()) {
+      auto files = ClassifyListing(seg.log_dir, std::move(first->entries));
+      if (!files.empty()) {
+        ASSIGN_OR_RETURN(auto whole, SegmentFromFiles(fs, std::move(seg), std::move(files), version, /*partial=*/false));
+        return std::move(*whole);
+      }
+    }
+  }
   // `_last_checkpoint` only says where to start listing: the listing of the names from its
   // version on decides, as the full listing would (a newer checkpoint is found there too). When
   // that listing holds no complete checkpoint (a stale or corrupt pointer, a checkpoint since

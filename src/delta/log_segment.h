@@ -80,11 +80,20 @@ struct LogSegment {
 };
 
 // Lists `<table_root>/_delta_log` (from `_last_checkpoint`'s version when it can) and builds the
-// segment for `version` (latest when absent).
+// segment for `version` (latest when absent). On remote storage `_last_checkpoint` and the
+// first kSpeculativeLogEntries names of the log are asked for together (SnapshotSpeculation):
+// when the log has no more names than that, one round trip finds the whole segment.
 // Errors: InvalidArgument when there is no (or an empty) _delta_log or the version does not
 // exist or was cleaned up; Corruption "versions not contiguous: missing version N".
 Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
                                    std::optional<int64_t> version = std::nullopt);
+
+// Log names listed speculatively with `_last_checkpoint` (one page of an S3 listing).
+inline constexpr size_t kSpeculativeLogEntries = 1000;
+// The reads BuildLogSegment starts with on remote storage: `_last_checkpoint` and the first
+// kSpeculativeLogEntries names of the log. A catalog that resolves a name may speculate them
+// (io::FileSystem::Speculate) together with its own lookups.
+std::vector<io::SpeculativeRead> SnapshotSpeculation(const std::string& table_root);
 
 // Lists and classifies every log file, sorted by (version, kind, name).
 Result<std::vector<LogFile>> ListLogFiles(io::FileSystem& fs, const std::string& table_root);

@@ -1,6 +1,7 @@
 #include "delta/log_segment.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <sys/stat.h>
 #include <utime.h>
 
@@ -215,6 +216,73 @@ TEST(LogSegment, ListsOnlyTheNamesFromTheLastCheckpointOn) {
 
   EXPECT_EQ(BuildLogSegment(fs, "/t", 13).status().code(), StatusCode::kInvalidArgument)
       << "a version after the latest is still refused";
+}
+
+// Object storage as BuildLogSegment sees it: remote, listings in pages of `page` names, and the
+// reads it speculates recorded.
+class RemoteListings : public RecordingListings {
+ public:
+  bool IsRemote(const std::string&) const override { return true; }
+  Result<io::ListPrefix> ListFromLimited(const std::string& dir, std::string_view start, size_t max) override {
+    limited_starts.push_back(std::string(start));
+    io::ListPrefix out;
+    ASSIGN_OR_RETURN(out.entries, io::MemoryFileSystem::List(dir));  // not the recording ListFrom
+    std::erase_if(out.entries, [&](const io::FileInfo& f) { return f.name < start; });
+    std::sort(out.entries.begin(), out.entries.end(), [](const io::FileInfo& a, const io::FileInfo& b) { return a.name < b.name; });
+    if (max > 0 && out.entries.size() > max) {
+      out.entries.resize(max);
+      out.complete = false;
+    }
+    return out;
+  }
+  void Speculate(const std::vector<io::SpeculativeRead>& reads) override {
+    for (const auto& r : reads) speculated.push_back(r.path);
+  }
+  std::vector<std::string> limited_starts;
+  std::vector<std::string> speculated;
+};
+
+TEST(LogSegment, RemoteLogThatFitsTheFirstPageNeedsNoListingFromTheCheckpoint) {
+  RemoteListings fs;
+  for (int v = 0; v <= 12; ++v) fs.Put(V(v) + ".json");
+  fs.Put(V(10) + ".checkpoint.parquet");
+  fs.LastCheckpoint(10);
+  auto seg = BuildLogSegment(fs, "/t");
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(fs.speculated, (std::vector<std::string>{"/t/_delta_log/_last_checkpoint", "/t/_delta_log"}));
+  EXPECT_EQ(fs.limited_starts, std::vector<std::string>{""});
+  EXPECT_TRUE(fs.starts.empty()) << "the first page held the whole log";
+  EXPECT_EQ(seg->version, 12);
+  EXPECT_EQ(seg->checkpoint_version, 10);
+  ASSERT_EQ(seg->commits.size(), 2u);
+  EXPECT_EQ(seg->commits[0].version, 11);
+  ASSERT_TRUE(seg->last_checkpoint);
+  auto at5 = BuildLogSegment(fs, "/t", 5);
+  ASSERT_TRUE(at5.ok());
+  EXPECT_FALSE(at5->checkpoint_version);
+  EXPECT_EQ(at5->commits.size(), 6u);
+  EXPECT_EQ(BuildLogSegment(fs, "/t", 13).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(LogSegment, RemoteLogLongerThanTheFirstPageListsFromTheCheckpoint) {
+  RemoteListings fs;
+  const int last = static_cast<int>(kSpeculativeLogEntries) + 5;
+  for (int v = 0; v <= last; ++v) fs.Put(V(v) + ".json");
+  fs.Put(V(last - 2) + ".checkpoint.parquet");
+  fs.LastCheckpoint(last - 2);
+  auto seg = BuildLogSegment(fs, "/t");
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(fs.starts, std::vector<std::string>{V(last - 2)});
+  EXPECT_EQ(seg->version, last);
+  EXPECT_EQ(seg->checkpoint_version, last - 2);
+  EXPECT_EQ(seg->commits.size(), 2u);
+}
+
+TEST(LogSegment, RemoteMissingLogIsTheSameNamedError) {
+  RemoteListings fs;
+  auto seg = BuildLogSegment(fs, "/nowhere");
+  EXPECT_EQ(seg.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(seg.status().message().find("not a Delta table"), std::string::npos) << seg.status().ToString();
 }
 
 TEST(LogSegment, AStaleLastCheckpointStillFindsTheNewerCheckpoint) {

@@ -327,6 +327,11 @@ InCommitTimestampConfig Snapshot::InCommitTimestamps() const {
 
 namespace {
 
+// Checkpoints up to this size are fetched whole, together with the commits after them, on
+// remote storage: a snapshot reads nearly all of a checkpoint anyway, and this saves the round
+// trips of its footer and then its column chunks.
+constexpr int64_t kSpeculativeCheckpointBytes = int64_t{8} << 20;
+
 // Room for the live files: the checkpoint's add count from `_last_checkpoint` (when it
 // describes this checkpoint) plus the commits' adds, so the file vector never regrows (a
 // regrowth moves every file and briefly holds both buffers). Only a hint, so it is bounded by
@@ -360,6 +365,18 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
   snap->segment_ = std::move(segment);
   const LogSegment& seg = snap->segment_;
   LogReplay replay(snap.get());
+
+  // Remote: the checkpoint's files travel with the commits (one round trip for both) when they
+  // are small enough to fetch whole.
+  if (fs->IsRemote(seg.log_dir)) {
+    std::vector<io::SpeculativeRead> reads;
+    int64_t bytes = 0;
+    for (const auto& cp : seg.checkpoint_files) {
+      bytes += cp.size;
+      reads.push_back({io::SpeculativeRead::Kind::kReadAll, cp.path, {}, 0});
+    }
+    if (!reads.empty() && bytes <= kSpeculativeCheckpointBytes) fs->Speculate(reads);
+  }
 
   // Commits after the checkpoint, read and parsed in parallel before the checkpoint so that
   // checkpoint files they never touch can bypass the hash maps.

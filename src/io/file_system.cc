@@ -1,5 +1,7 @@
 #include "io/file_system.h"
 
+#include <algorithm>
+
 namespace shoal::io {
 
 namespace {
@@ -32,6 +34,13 @@ Result<std::vector<FileInfo>> FileSystem::ListFrom(const std::string& dir, std::
   ASSIGN_OR_RETURN(auto entries, List(dir));
   std::erase_if(entries, [&](const FileInfo& e) { return std::string_view(e.name) < start_name; });
   return entries;
+}
+
+Result<ListPrefix> FileSystem::ListFromLimited(const std::string& dir, std::string_view start_name, size_t) {
+  ListPrefix out;
+  ASSIGN_OR_RETURN(out.entries, ListFrom(dir, start_name));
+  std::sort(out.entries.begin(), out.entries.end(), [](const FileInfo& a, const FileInfo& b) { return a.name < b.name; });
+  return out;
 }
 
 std::string JoinPath(std::string_view a, std::string_view b) {

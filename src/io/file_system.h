@@ -61,6 +61,22 @@ class WritableFile {
   virtual int64_t Tell() const = 0;
 };
 
+// A read a latency-bound file system may send before the call that wants it
+// (FileSystem::Speculate).
+struct SpeculativeRead {
+  enum class Kind { kExists, kReadAll, kListFromLimited };
+  Kind kind = Kind::kReadAll;
+  std::string path;         // the file, or the directory listed
+  std::string start_name;   // kListFromLimited: as ListFromLimited's
+  size_t max_entries = 0;   // kListFromLimited: as ListFromLimited's
+};
+
+// The first entries of a listing in name order, and whether they are all of it.
+struct ListPrefix {
+  std::vector<FileInfo> entries;
+  bool complete = true;
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -89,6 +105,10 @@ class FileSystem {
   // key. Stores may skip the names before the start without looking at them (the local file
   // system stats only the entries returned). The default filters List().
   virtual Result<std::vector<FileInfo>> ListFrom(const std::string& dir, std::string_view start_name);
+  // ListFrom's entries, sorted by name; when `max_entries` > 0 a store that lists in pages
+  // (object storage) may return only the first `max_entries` of them, with `complete` false when
+  // more remain. The default lists everything.
+  virtual Result<ListPrefix> ListFromLimited(const std::string& dir, std::string_view start_name, size_t max_entries);
   virtual Result<FileInfo> Stat(const std::string& path) = 0;
   virtual Result<bool> Exists(const std::string& path) = 0;
   virtual Status CreateDirs(const std::string& path) = 0;
@@ -96,6 +116,16 @@ class FileSystem {
   virtual Status DeleteRecursive(const std::string& path) = 0;  // directory tree
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
   virtual Status SyncDir(const std::string& dir) = 0;
+
+  // Speculation, for storage where each request costs a round trip: the answers to `reads` may
+  // be fetched now, all at once, and handed to the first later Exists / ReadAll /
+  // ListFromLimited with the same arguments (and to OpenForReadOfSize for a kReadAll), which then
+  // waits for no request of its own. An answer is as old as this call, so callers speculate
+  // only reads whose answer may be that old — a statement's own lookups — and
+  // DropSpeculation forgets the unused ones when the statement ends; any write through the
+  // file system forgets them too. Hints only: the default does nothing.
+  virtual void Speculate(const std::vector<SpeculativeRead>& reads) { (void)reads; }
+  virtual void DropSpeculation() {}
 };
 
 // True when `st` came from PutIfAbsent finding the file already there.

@@ -26,6 +26,10 @@ class MemoryRandomAccessFile final : public RandomAccessFile {
 
 }  // namespace
 
+std::unique_ptr<RandomAccessFile> MakeMemoryFile(std::string path, std::shared_ptr<const std::string> data) {
+  return std::make_unique<MemoryRandomAccessFile>(std::move(path), std::move(data));
+}
+
 // Buffers appends; the file becomes visible (replacing any previous one) on Close.
 class MemoryWritableFile final : public WritableFile {
  public:

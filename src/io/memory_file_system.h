@@ -13,6 +13,9 @@
 
 namespace shoal::io {
 
+// A read-only file over bytes held in memory (not latency-bound).
+std::unique_ptr<RandomAccessFile> MakeMemoryFile(std::string path, std::shared_ptr<const std::string> data);
+
 class MemoryFileSystem : public FileSystem {
  public:
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;

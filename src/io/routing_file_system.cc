@@ -39,6 +39,20 @@ Result<std::vector<FileInfo>> RoutingFileSystem::List(const std::string& dir) { 
 Result<std::vector<FileInfo>> RoutingFileSystem::ListFrom(const std::string& dir, std::string_view start_name) {
   return For(dir).ListFrom(dir, start_name);
 }
+Result<ListPrefix> RoutingFileSystem::ListFromLimited(const std::string& dir, std::string_view start_name,
+                                                      size_t max_entries) {
+  return For(dir).ListFromLimited(dir, start_name, max_entries);
+}
+void RoutingFileSystem::Speculate(const std::vector<SpeculativeRead>& reads) {
+  std::vector<SpeculativeRead> local, s3;
+  for (const SpeculativeRead& r : reads) (IsS3Path(r.path) ? s3 : local).push_back(r);
+  if (!local.empty()) local_->Speculate(local);
+  if (!s3.empty()) For(s3.front().path).Speculate(s3);
+}
+void RoutingFileSystem::DropSpeculation() {
+  local_->DropSpeculation();
+  if (auto s3 = s3_if_used()) s3->DropSpeculation();
+}
 Result<FileInfo> RoutingFileSystem::Stat(const std::string& path) { return For(path).Stat(path); }
 Result<bool> RoutingFileSystem::Exists(const std::string& path) { return For(path).Exists(path); }
 Status RoutingFileSystem::CreateDirs(const std::string& path) { return For(path).CreateDirs(path); }

@@ -29,6 +29,7 @@ class RoutingFileSystem final : public FileSystem {
   Result<std::string> ReadAll(const std::string& path) override;
   Result<std::vector<FileInfo>> List(const std::string& dir) override;
   Result<std::vector<FileInfo>> ListFrom(const std::string& dir, std::string_view start_name) override;
+  Result<ListPrefix> ListFromLimited(const std::string& dir, std::string_view start_name, size_t max_entries) override;
   Result<FileInfo> Stat(const std::string& path) override;
   Result<bool> Exists(const std::string& path) override;
   Status CreateDirs(const std::string& path) override;
@@ -36,6 +37,8 @@ class RoutingFileSystem final : public FileSystem {
   Status DeleteRecursive(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
   Status SyncDir(const std::string& dir) override;
+  void Speculate(const std::vector<SpeculativeRead>& reads) override;
+  void DropSpeculation() override;
 
   // The S3 half, made on first use (null until then); for its request counters.
   std::shared_ptr<S3FileSystem> s3_if_used() const;

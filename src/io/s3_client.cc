@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <random>
 #include <thread>
 
@@ -288,6 +289,15 @@ Result<S3Response> S3Client::Send(const S3Request& req) {
     Count(req.kind, static_cast<int64_t>(resp.body.size()), static_cast<int64_t>(req.body.size()));
     for (int64_t seen = round_trips_.load(std::memory_order_relaxed);
          seen < depth && !round_trips_.compare_exchange_weak(seen, depth, std::memory_order_acq_rel);) {
+    }
+    if (options_.trace) {
+      std::string line = "s3 trace: round trip " + std::to_string(depth) + " " + req.method + " " + req.key;
+      for (const auto& [name, value] : req.query) line += (&name == &req.query.front().first ? "?" : "&") + name + "=" + value;
+      if (req.range_offset >= 0) {
+        line += " bytes " + std::to_string(req.range_offset) + "+" + std::to_string(req.range_length);
+      }
+      line += " -> " + std::to_string(resp.status) + ", " + std::to_string(resp.body.size()) + " bytes\n";
+      std::fputs(line.c_str(), stderr);
     }
     if (code != 0) {
       const bool surely_not_sent = code < 0;

@@ -5,6 +5,7 @@
 #include <thread>
 #include <cstring>
 
+#include "io/memory_file_system.h"
 #include "io/read_range.h"
 
 namespace shoal::io {
@@ -257,6 +258,9 @@ Status S3FileSystem::ErrorOf(const S3Response& r, std::string_view what, const s
 }
 
 Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenForRead(const std::string& path) {
+  if (auto a = speculation_.Take({SpeculativeRead::Kind::kReadAll, path, {}, 0}); a && a->status.ok()) {
+    return MakeMemoryFile(path, std::make_shared<const std::string>(std::move(a->text)));
+  }
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) return Status::IOError("open '" + path + "': is a directory");
   ASSIGN_OR_RETURN(S3Response r, client_->Send(MakeRequest(S3RequestKind::kHead, "HEAD", loc)));
@@ -269,12 +273,16 @@ Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenForRead(const std::s
 
 Result<std::unique_ptr<RandomAccessFile>> S3FileSystem::OpenForReadOfSize(const std::string& path, int64_t size) {
   if (size < 0) return OpenForRead(path);
+  if (auto a = speculation_.Take({SpeculativeRead::Kind::kReadAll, path, {}, 0}); a && a->status.ok()) {
+    return MakeMemoryFile(path, std::make_shared<const std::string>(std::move(a->text)));
+  }
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) return Status::IOError("open '" + path + "': is a directory");
   return std::unique_ptr<RandomAccessFile>(new S3RandomAccessFile(path, client_, std::move(loc), size));
 }
 
 Result<std::unique_ptr<WritableFile>> S3FileSystem::OpenForWrite(const std::string& path) {
+  speculation_.Clear();
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) return Status::IOError("create '" + path + "': is a directory");
   return std::unique_ptr<WritableFile>(new S3WritableFile(path, client_, std::move(loc)));
@@ -297,6 +305,14 @@ Result<std::optional<std::string>> S3FileSystem::GetObject(const S3Location& loc
 }
 
 Result<std::string> S3FileSystem::ReadAll(const std::string& path) {
+  if (auto a = speculation_.Take({SpeculativeRead::Kind::kReadAll, path, {}, 0})) {
+    if (!a->status.ok()) return a->status;
+    return std::move(a->text);
+  }
+  return FetchAll(path);
+}
+
+Result<std::string> S3FileSystem::FetchAll(const std::string& path) {
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) return Status::IOError("open '" + path + "': is a directory");
   ASSIGN_OR_RETURN(std::optional<std::string> body, GetObject(loc, path));
@@ -313,12 +329,14 @@ Status S3FileSystem::PutObject(const S3Location& loc, const std::string& path, s
 }
 
 Status S3FileSystem::WriteAtomic(const std::string& path, std::string_view contents) {
+  speculation_.Clear();
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) return Status::IOError("write '" + path + "': is a directory");
   return PutObject(loc, path, contents);
 }
 
 Status S3FileSystem::PutIfAbsent(const std::string& path, std::string_view contents) {
+  speculation_.Clear();
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) return Status::IOError("create '" + path + "': is a directory");
   // After an attempt with an unknown outcome, "is it there, and is it ours?" decides.
@@ -373,7 +391,10 @@ Result<S3ListPage> S3FileSystem::ListKeys(const std::string& bucket, const std::
     req.method = "GET";
     req.bucket = bucket;
     int page_size = std::clamp(client_->options().list_page_size, 1, 1000);
-    if (max_total > 0) page_size = std::min(page_size, max_total);
+    if (max_total > 0) {
+      const int have = static_cast<int>(all.objects.size() + all.common_prefixes.size());
+      page_size = std::min(page_size, std::max(1, max_total - have));
+    }
     req.query = {{"list-type", "2"}, {"max-keys", std::to_string(page_size)}};
     if (!prefix.empty()) req.query.emplace_back("prefix", prefix);
     if (delimited) req.query.emplace_back("delimiter", "/");
@@ -385,6 +406,7 @@ Result<S3ListPage> S3FileSystem::ListKeys(const std::string& bucket, const std::
     for (auto& o : p.objects) all.objects.push_back(std::move(o));
     for (auto& c : p.common_prefixes) all.common_prefixes.push_back(std::move(c));
     const int64_t count = static_cast<int64_t>(all.objects.size() + all.common_prefixes.size());
+    all.truncated = p.truncated;
     if (!p.truncated || (max_total > 0 && count >= max_total)) break;
     if (p.next_continuation_token == token) {
       return Status::Corruption("S3 list of '" + display + "' repeats its continuation token");
@@ -397,6 +419,19 @@ Result<S3ListPage> S3FileSystem::ListKeys(const std::string& bucket, const std::
 Result<std::vector<FileInfo>> S3FileSystem::List(const std::string& dir) { return ListFrom(dir, {}); }
 
 Result<std::vector<FileInfo>> S3FileSystem::ListFrom(const std::string& dir, std::string_view start_name) {
+  ASSIGN_OR_RETURN(ListPrefix listed, FetchListing(dir, start_name, 0));
+  return std::move(listed.entries);
+}
+
+Result<ListPrefix> S3FileSystem::ListFromLimited(const std::string& dir, std::string_view start_name, size_t max_entries) {
+  if (auto a = speculation_.Take({SpeculativeRead::Kind::kListFromLimited, dir, std::string(start_name), max_entries})) {
+    if (!a->status.ok()) return a->status;
+    return std::move(a->listing);
+  }
+  return FetchListing(dir, start_name, max_entries);
+}
+
+Result<ListPrefix> S3FileSystem::FetchListing(const std::string& dir, std::string_view start_name, size_t max_entries) {
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(dir));
   const std::string prefix = loc.key.empty() ? "" : loc.key + "/";
   // start-after is exclusive: start just before `start_name` (its last byte decremented) and
@@ -411,8 +446,10 @@ Result<std::vector<FileInfo>> S3FileSystem::ListFrom(const std::string& dir, std
       start_after.back() = static_cast<char>(last - 1);
     }
   }
-  ASSIGN_OR_RETURN(S3ListPage page, ListKeys(loc.bucket, prefix, true, start_after, 0));
-  std::vector<FileInfo> out;
+  const int max_total = static_cast<int>(std::min<size_t>(max_entries, 1u << 30));
+  ASSIGN_OR_RETURN(S3ListPage page, ListKeys(loc.bucket, prefix, true, start_after, max_total));
+  ListPrefix out;
+  out.complete = !page.truncated;
   for (const S3ListedObject& o : page.objects) {
     if (o.key.size() <= prefix.size() || o.key.compare(0, prefix.size(), prefix) != 0) continue;  // the marker
     FileInfo info;
@@ -420,7 +457,7 @@ Result<std::vector<FileInfo>> S3FileSystem::ListFrom(const std::string& dir, std
     if (std::string_view(info.name) < start_name) continue;
     info.size = o.size;
     info.mtime_ms = o.mtime_ms;
-    out.push_back(std::move(info));
+    out.entries.push_back(std::move(info));
   }
   for (const std::string& p : page.common_prefixes) {
     if (p.size() <= prefix.size() || p.compare(0, prefix.size(), prefix) != 0) continue;
@@ -429,8 +466,9 @@ Result<std::vector<FileInfo>> S3FileSystem::ListFrom(const std::string& dir, std
     while (!info.name.empty() && info.name.back() == '/') info.name.pop_back();
     if (info.name.empty() || std::string_view(info.name) < start_name) continue;
     info.is_dir = true;
-    out.push_back(std::move(info));
+    out.entries.push_back(std::move(info));
   }
+  std::sort(out.entries.begin(), out.entries.end(), [](const FileInfo& a, const FileInfo& b) { return a.name < b.name; });
   return out;
 }
 
@@ -480,6 +518,43 @@ Result<FileInfo> S3FileSystem::Stat(const std::string& path) {
 }
 
 Result<bool> S3FileSystem::Exists(const std::string& path) {
+  if (auto a = speculation_.Take({SpeculativeRead::Kind::kExists, path, {}, 0})) {
+    if (!a->status.ok()) return a->status;
+    return a->exists;
+  }
+  return FetchExists(path);
+}
+
+void S3FileSystem::Speculate(const std::vector<SpeculativeRead>& reads) {
+  for (const SpeculativeRead& r : reads) {
+    speculation_.Start(r, [this, r] {
+      SpeculativeAnswer a;
+      switch (r.kind) {
+        case SpeculativeRead::Kind::kExists: {
+          Result<bool> e = FetchExists(r.path);
+          a.status = e.status();
+          if (e.ok()) a.exists = *e;
+          break;
+        }
+        case SpeculativeRead::Kind::kReadAll: {
+          Result<std::string> t = FetchAll(r.path);
+          a.status = t.status();
+          if (t.ok()) a.text = std::move(*t);
+          break;
+        }
+        case SpeculativeRead::Kind::kListFromLimited: {
+          Result<ListPrefix> l = FetchListing(r.path, r.start_name, r.max_entries);
+          a.status = l.status();
+          if (l.ok()) a.listing = std::move(*l);
+          break;
+        }
+      }
+      return a;
+    });
+  }
+}
+
+Result<bool> S3FileSystem::FetchExists(const std::string& path) {
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) {
     Status st = CheckBucket(loc.bucket);
@@ -505,6 +580,7 @@ Status S3FileSystem::CreateDirs(const std::string& path) {
 }
 
 Status S3FileSystem::Delete(const std::string& path) {
+  speculation_.Clear();
   ASSIGN_OR_RETURN(S3Location loc, ParseS3Path(path));
   if (loc.key.empty()) return Status::InvalidArgument("delete '" + path + "': shoal does not delete buckets");
   ASSIGN_OR_RETURN(S3Response r, client_->Send(MakeRequest(S3RequestKind::kDelete, "DELETE", loc)));
@@ -523,6 +599,7 @@ Status S3FileSystem::DeleteRecursive(const std::string& path) {
 }
 
 Status S3FileSystem::Rename(const std::string& from, const std::string& to) {
+  speculation_.Clear();
   ASSIGN_OR_RETURN(S3Location src, ParseS3Path(from));
   ASSIGN_OR_RETURN(S3Location dst, ParseS3Path(to));
   if (src.key.empty() || dst.key.empty()) return Status::NotSupported("rename of a bucket ('" + from + "')");

@@ -28,6 +28,7 @@
 #include <string>
 
 #include "io/file_system.h"
+#include "io/read_speculation.h"
 #include "io/s3_client.h"
 #include "io/s3_options.h"
 #include "io/s3_uri.h"
@@ -49,6 +50,7 @@ class S3FileSystem final : public FileSystem {
   Result<std::string> ReadAll(const std::string& path) override;
   Result<std::vector<FileInfo>> List(const std::string& dir) override;
   Result<std::vector<FileInfo>> ListFrom(const std::string& dir, std::string_view start_name) override;
+  Result<ListPrefix> ListFromLimited(const std::string& dir, std::string_view start_name, size_t max_entries) override;
   Result<FileInfo> Stat(const std::string& path) override;
   Result<bool> Exists(const std::string& path) override;
   Status CreateDirs(const std::string& path) override;
@@ -56,6 +58,9 @@ class S3FileSystem final : public FileSystem {
   Status DeleteRecursive(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
   Status SyncDir(const std::string& dir) override { return Status::OK(); }
+  // Each read on its own thread, at once (read_speculation.h); writes forget them.
+  void Speculate(const std::vector<SpeculativeRead>& reads) override;
+  void DropSpeculation() override { speculation_.Clear(); }
 
   // Requests and bytes per kind since this file system was made.
   S3Stats stats() const { return client_->stats(); }
@@ -80,9 +85,16 @@ class S3FileSystem final : public FileSystem {
   // Is there any key under "key/"?
   Result<bool> HasKeysUnder(const S3Location& loc);
 
+  // The requests behind ReadAll, Exists and ListFromLimited, without asking the speculation.
+  Result<std::string> FetchAll(const std::string& path);
+  Result<bool> FetchExists(const std::string& path);
+  Result<ListPrefix> FetchListing(const std::string& dir, std::string_view start_name, size_t max_entries);
+
   std::shared_ptr<S3Client> client_;
   std::mutex mu_;
   std::set<std::string> checked_buckets_;  // GUARDED_BY(mu_)
+  // Last member: destroyed first, waiting for its reads while the client is still there.
+  ReadSpeculation speculation_;
 };
 
 }  // namespace shoal::io

@@ -334,6 +334,74 @@ TEST_F(S3FileSystemTest, RenameIsCopyThenDelete) {
   EXPECT_NE(missing.message().find("No such file or directory"), std::string::npos) << missing.ToString();
 }
 
+TEST_F(S3FileSystemTest, ListFromLimitedStopsAfterItsEntriesAndSaysSo) {
+  S3Options small = server_.Options();
+  small.list_page_size = 2;
+  S3FileSystem fs(small);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(fs.WriteAtomic(P("log/" + std::to_string(i)), "x").ok());
+  auto first = fs.ListFromLimited(P("log"), "", 3);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_EQ(first->entries.size(), 3u);
+  EXPECT_FALSE(first->complete);
+  EXPECT_EQ(first->entries[0].name, "0");
+  EXPECT_EQ(first->entries[2].name, "2");
+  auto all = fs.ListFromLimited(P("log"), "1", 10);
+  ASSERT_TRUE(all.ok());
+  EXPECT_TRUE(all->complete);
+  ASSERT_EQ(all->entries.size(), 4u);
+  EXPECT_EQ(all->entries.front().name, "1");
+  EXPECT_EQ(all->entries.back().name, "4");
+}
+
+// Speculated reads go out together and are handed to the calls that ask for them, which send
+// nothing; writes through the file system forget them.
+TEST_F(S3FileSystemTest, SpeculatedReadsAnswerTheCallsThatAskForThem) {
+  ASSERT_TRUE(fs_->WriteAtomic(P("t/_delta_log/a.json"), "one").ok());
+  ASSERT_TRUE(fs_->WriteAtomic(P("t/_delta_log/b.json"), "two").ok());
+  fs_->Speculate({{SpeculativeRead::Kind::kReadAll, P("t/_delta_log/a.json"), {}, 0},
+                  {SpeculativeRead::Kind::kExists, P("t/_delta_log"), {}, 0},
+                  {SpeculativeRead::Kind::kExists, P("view.json"), {}, 0},
+                  {SpeculativeRead::Kind::kListFromLimited, P("t/_delta_log"), {}, 1000},
+                  {SpeculativeRead::Kind::kReadAll, P("t/_delta_log/missing"), {}, 0}});
+  // Wait for the answers, then count: taking them sends nothing.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const S3Stats before = fs_->stats();
+  auto text = fs_->ReadAll(P("t/_delta_log/a.json"));
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(*text, "one");
+  auto log_exists = fs_->Exists(P("t/_delta_log"));
+  ASSERT_TRUE(log_exists.ok());
+  EXPECT_TRUE(*log_exists);
+  auto view_exists = fs_->Exists(P("view.json"));
+  ASSERT_TRUE(view_exists.ok());
+  EXPECT_FALSE(*view_exists);
+  auto listed = fs_->ListFromLimited(P("t/_delta_log"), "", 1000);
+  ASSERT_TRUE(listed.ok());
+  EXPECT_TRUE(listed->complete);
+  EXPECT_EQ(Names(listed->entries, false), (std::set<std::string>{"a.json", "b.json"}));
+  auto missing = fs_->ReadAll(P("t/_delta_log/missing"));
+  EXPECT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("No such file"), std::string::npos) << missing.status().ToString();
+  const S3Stats after = fs_->stats();
+  for (int k = 0; k < kS3RequestKinds; ++k) EXPECT_EQ(after.requests[k], before.requests[k]) << k;
+  // Taken once: the next call asks the server again.
+  ASSERT_TRUE(fs_->ReadAll(P("t/_delta_log/a.json")).ok());
+  EXPECT_EQ(fs_->stats().requests[static_cast<int>(S3RequestKind::kGet)], after.requests[static_cast<int>(S3RequestKind::kGet)] + 1);
+  // A write forgets what was speculated before it: no stale answer.
+  fs_->Speculate({{SpeculativeRead::Kind::kReadAll, P("t/_delta_log/b.json"), {}, 0}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(fs_->WriteAtomic(P("t/_delta_log/b.json"), "changed").ok());
+  auto changed = fs_->ReadAll(P("t/_delta_log/b.json"));
+  ASSERT_TRUE(changed.ok());
+  EXPECT_EQ(*changed, "changed");
+  // DropSpeculation forgets too.
+  fs_->Speculate({{SpeculativeRead::Kind::kReadAll, P("t/_delta_log/a.json"), {}, 0}});
+  fs_->DropSpeculation();
+  const int64_t gets = fs_->stats().requests[static_cast<int>(S3RequestKind::kGet)];
+  ASSERT_TRUE(fs_->ReadAll(P("t/_delta_log/a.json")).ok());
+  EXPECT_EQ(fs_->stats().requests[static_cast<int>(S3RequestKind::kGet)], gets + 1);
+}
+
 TEST_F(S3FileSystemTest, CountsRequestsAndBytesPerKind) {
   const S3Stats before = fs_->stats();
   ASSERT_TRUE(fs_->WriteAtomic(P("c"), std::string(1000, 'c')).ok());

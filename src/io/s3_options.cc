@@ -32,6 +32,7 @@ S3Options S3Options::FromEnvironment() {
   if (std::string ms = Env("SHOAL_S3_INJECT_LATENCY_MS"); !ms.empty()) {
     o.injected_latency_ms = std::max<int64_t>(0, std::strtoll(ms.c_str(), nullptr, 10));
   }
+  o.trace = Env("SHOAL_S3_TRACE") == "1";
   return o;
 }
 

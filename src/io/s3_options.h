@@ -32,6 +32,9 @@ struct S3Options {
   // Benchmarks and tests: every request attempt waits this long before it is sent, as a
   // distant server would make it (SHOAL_S3_INJECT_LATENCY_MS); 0 = none.
   int64_t injected_latency_ms = 0;
+  // Every request, its dependent round trip and its byte range printed to stderr when it is
+  // answered (SHOAL_S3_TRACE=1): a debugging knob for the read path's round trips.
+  bool trace = false;
 
   // The defaults overridden by the AWS_* environment variables named above.
   static S3Options FromEnvironment();

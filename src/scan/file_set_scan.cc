@@ -5,6 +5,7 @@
 
 #include "delta/deletion_vector.h"
 #include "expr/can_match.h"
+#include "io/range_cache_file.h"
 #include "parquet/dictionary_probe.h"
 #include "parquet/page_buffer_cache.h"
 #include "parquet/statistics.h"
@@ -15,6 +16,15 @@ namespace shoal::scan {
 
 using columnar::BatchPtr;
 using columnar::VectorPtr;
+
+namespace {
+
+// Latency-bound storage: the other columns' pages for the rows that survived the page index are
+// fetched together with the filter columns' when they come to at most this much — about what a
+// 100 MB/s connection brings in the 20 ms round trip that asking for them later would cost.
+constexpr int64_t kEagerRestBytes = int64_t{2} << 20;
+
+}  // namespace
 
 struct FileSetScan::FileState {
   int index = 0;
@@ -51,6 +61,7 @@ FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
     null_test_column_.push_back(null_test ? f->args[0]->column : -1);
   }
   for (size_t i = 0; i < files_.size(); ++i) queue_.push_back({static_cast<int>(i), -1, nullptr, {}, false});
+  remote_ = spec_.fs && !files_.empty() && spec_.fs->IsRemote(files_.front().path);
   metrics_.files_total = spec_.files_total;
   metrics_.files_pruned_partition = spec_.files_pruned_partition;
   metrics_.files_pruned_stats = spec_.files_pruned_stats;
@@ -144,6 +155,39 @@ Result<std::shared_ptr<FileSetScan::FileState>> FileSetScan::OpenFile(int file_i
     st->pruner = std::make_unique<RowGroupPruner>(spec_.filters, std::move(pruner_columns), spec_.prune);
   }
   return st;
+}
+
+void FileSetScan::OpenAheadLocked(int file_index) {
+  auto start = [&](int f) {
+    ahead_.emplace(f, std::async(std::launch::async, [this, f] {
+                        Opened o;
+                        auto st = OpenFile(f, &o.stats);
+                        o.status = st.status();
+                        if (st.ok()) o.state = std::move(*st);
+                        return o;
+                      }).share());
+  };
+  if (!ahead_.count(file_index)) start(file_index);
+  for (const Morsel& q : queue_) {
+    if (ahead_.size() >= kOpenAheadFiles) break;
+    if (q.row_group == -1 && !ahead_.count(q.file)) start(q.file);
+  }
+}
+
+Result<std::shared_ptr<FileSetScan::FileState>> FileSetScan::OpenQueuedFile(int file_index, parquet::ReadStats* stats) {
+  if (!remote_) return OpenFile(file_index, stats);
+  std::shared_future<Opened> opened;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    OpenAheadLocked(file_index);
+    auto it = ahead_.find(file_index);
+    opened = it->second;
+    ahead_.erase(it);
+  }
+  const Opened& o = opened.get();
+  *stats = o.stats;
+  RETURN_NOT_OK(o.status);
+  return o.state;
 }
 
 bool FileSetScan::NextBatchRows(Local* local, int64_t* begin, int64_t* n) const {
@@ -346,7 +390,22 @@ Status FileSetScan::PrefetchRowGroup(Local* local) const {
     for (const std::vector<int>& cols : conjunct_columns_) {
       for (int j : cols) add(j);
     }
-    return PrefetchSlots(local, slots, &local->ranges);
+    // The other columns' pages for the rows that survived the page index come along when they
+    // are few (kEagerRestBytes): fetching them costs less than the round trip Prewhere would
+    // spend asking for the survivors' pages later (a point query on a sorted table: a page or
+    // two per column).
+    std::vector<io::ByteRange> ranges;
+    for (int s : slots) fst.reader->ChunkRanges(local->row_group, fst.read_fields[s], &local->ranges, &ranges);
+    std::vector<io::ByteRange> rest;
+    const size_t filter_slots = slots.size();
+    for (size_t j = 0; j < fst.slot.size(); ++j) add(static_cast<int>(j));
+    for (size_t i = filter_slots; i < slots.size(); ++i) {
+      fst.reader->ChunkRanges(local->row_group, fst.read_fields[slots[i]], &local->ranges, &rest);
+    }
+    int64_t rest_bytes = 0;
+    for (const io::ByteRange& r : rest) rest_bytes += r.length;
+    if (rest_bytes <= kEagerRestBytes) ranges.insert(ranges.end(), rest.begin(), rest.end());
+    return fst.reader->Prefetch(std::move(ranges));
   }
   for (size_t j = 0; j < fst.slot.size(); ++j) add(static_cast<int>(j));
   // A plain scan whose rows start at the row group's first reads whole chunks.
@@ -522,7 +581,7 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
 
 Status FileSetScan::ExpandFile(Morsel* m) {
   parquet::ReadStats footer;
-  ASSIGN_OR_RETURN(m->state, OpenFile(m->file, &footer));
+  ASSIGN_OR_RETURN(m->state, OpenQueuedFile(m->file, &footer));
   const int groups = m->state->reader->num_row_groups();
   ScanMetrics fm;
   fm.files_read = 1;

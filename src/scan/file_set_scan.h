@@ -25,6 +25,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -121,6 +123,13 @@ class FileSetScan {
   Result<bool> JudgeRowGroup(Morsel* m);
 
   Result<std::shared_ptr<FileState>> OpenFile(int file_index, parquet::ReadStats* stats);
+  // OpenFile, on latency-bound storage through OpenAheadLocked: the footer was fetched together
+  // with those of the files queued after it.
+  Result<std::shared_ptr<FileState>> OpenQueuedFile(int file_index, parquet::ReadStats* stats);
+  // Starts opening file `file_index` and the files queued after it, up to kOpenAheadFiles in
+  // flight, each on its own thread: a scan of more files than threads waits one round trip for
+  // their footers, not one per wave of threads. Requires mu_.
+  void OpenAheadLocked(int file_index);
   // Positions the worker on the next batch's rows [*begin, *begin + *n) of its row group;
   // false when its row ranges are exhausted.
   bool NextBatchRows(Local* local, int64_t* begin, int64_t* n) const;
@@ -165,6 +174,16 @@ class FileSetScan {
   int opening_ = 0;           // file morsels being opened; guarded by mu_
   ScanMetrics metrics_;       // guarded by mu_
   std::atomic<int64_t> rows_out_{0};
+  bool remote_ = false;  // the files are on latency-bound storage
+  struct Opened {
+    Status status;
+    std::shared_ptr<FileState> state;
+    parquet::ReadStats stats;
+  };
+  static constexpr size_t kOpenAheadFiles = 32;
+  // Files being opened ahead, by index; guarded by mu_. Last member: destroyed (waiting for the
+  // threads, which use the members above) first.
+  std::map<int, std::shared_future<Opened>> ahead_;
 };
 
 // Per-worker state; owned by one worker thread.

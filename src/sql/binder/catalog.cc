@@ -4,6 +4,7 @@
 
 #include "columnar/datetime.h"
 #include "columnar/time_zone.h"
+#include "delta/log_segment.h"
 #include "expr/expr.h"
 #include "io/s3_uri.h"
 #include "sql/functions/delta_table_source.h"
@@ -54,6 +55,19 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
   return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString(), fs_));
 }
 
+void Catalog::SpeculateLookup(const TableName& name) const {
+  if (!fs_ || name.IsPath() || name.parts.size() != 1 || !fs_->IsRemote(warehouse_)) return;
+  // What FindView and then ResolveTable will ask, in one round trip: the view file, the table's
+  // log and the start of its snapshot (the lower-case names: a name written with capitals
+  // looks further only when those are absent).
+  const std::string lower = Lower(name.parts[0]);
+  const std::string root = io::JoinPath(warehouse_, lower);
+  std::vector<io::SpeculativeRead> reads = delta::SnapshotSpeculation(root);
+  reads.push_back({io::SpeculativeRead::Kind::kExists, ViewFilePath(warehouse_, lower), {}, 0});
+  reads.push_back({io::SpeculativeRead::Kind::kExists, io::JoinPath(root, "_delta_log"), {}, 0});
+  fs_->Speculate(reads);
+}
+
 std::shared_ptr<const TableSource> Catalog::FindRelation(const TableName& name) const {
   if (!relation_hook_ || name.IsPath() || name.parts.size() != 1) return nullptr;
   return relation_hook_(Lower(name.parts[0]));
@@ -67,6 +81,7 @@ Result<std::optional<ViewDefinition>> Catalog::FindView(const TableName& name) c
   }
   // A catalog without a file system (table expressions bind against a schema alone) has none.
   if (!fs_) return std::optional<ViewDefinition>();
+  SpeculateLookup(name);
   return ReadView(*fs_, warehouse_, name.parts[0]);
 }
 

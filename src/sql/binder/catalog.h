@@ -57,6 +57,9 @@ class Catalog {
   // The view a one-part name refers to: the session's temporary view, else the stored one
   // (view_catalog.h), or nullopt (a stored one never without a file system).
   Result<std::optional<ViewDefinition>> FindView(const TableName& name) const;
+  // On remote storage, starts the reads that resolving a one-part name as a view and then as a
+  // table will make, all at once (io::FileSystem::Speculate); FindView calls it. Nothing else.
+  void SpeculateLookup(const TableName& name) const;
 
  private:
   std::shared_ptr<io::FileSystem> fs_;

@@ -11,15 +11,12 @@ namespace {
 
 constexpr std::string_view kSuffix = ".json";
 
-std::string ViewFile(const std::string& warehouse, const std::string& name) {
-  return io::JoinPath(ViewsDirectory(warehouse), name + std::string(kSuffix));
-}
 
 // View names are case-insensitive, as table names (catalog.h): a view's file is its lower-case
 // name; a file written with capitals (by an older shoal) is used when no lower-case one exists.
 Result<std::string> ViewPath(io::FileSystem& fs, const std::string& warehouse, const std::string& name) {
-  std::string lower = ViewFile(warehouse, Lower(name));
-  std::string exact = ViewFile(warehouse, name);
+  std::string lower = ViewFilePath(warehouse, Lower(name));
+  std::string exact = ViewFilePath(warehouse, name);
   if (exact == lower) return lower;
   ASSIGN_OR_RETURN(bool lower_exists, fs.Exists(lower));
   if (lower_exists) return lower;
@@ -48,6 +45,10 @@ Result<ViewDefinition> DecodeView(const std::string& text, const std::string& pa
 }
 
 }  // namespace
+
+std::string ViewFilePath(const std::string& warehouse, const std::string& name) {
+  return io::JoinPath(ViewsDirectory(warehouse), name + std::string(kSuffix));
+}
 
 std::string ViewsDirectory(const std::string& warehouse) {
   return io::JoinPath(io::JoinPath(warehouse, "_shoal"), "views");

@@ -23,6 +23,8 @@ struct ViewDefinition {
 
 // `<warehouse>/_shoal/views`.
 std::string ViewsDirectory(const std::string& warehouse);
+// The file holding the view `name`, spelled as given (view names are stored lower-case).
+std::string ViewFilePath(const std::string& warehouse, const std::string& name);
 // InvalidArgument when `name` cannot name a view file (empty, '/', NUL, leading '.').
 Status CheckViewName(const std::string& name);
 // The view named `name` (names match as file names do, like table names), or nullopt.

@@ -106,6 +106,8 @@ Result<QueryResult> Session::Run(const Statement& statement) {
   }
   auto r = (this->*(it->second))(statement);
   DropUsedRelations();
+  // Reads speculated for this statement's lookups and never asked for are not the next one's.
+  db_->fs->DropSpeculation();
   // A handler that returned with writes still open abandons them (error) or is a bug.
   if (!writes_.empty()) {
     Status st = r.ok() ? Status::Internal(StatementTypeName(statement) + " ended without ending its table write")
