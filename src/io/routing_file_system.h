@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "io/file_system.h"
 #include "io/s3_file_system.h"
@@ -42,14 +43,21 @@ class RoutingFileSystem final : public FileSystem {
 
   // The S3 half, made on first use (null until then); for its request counters.
   std::shared_ptr<S3FileSystem> s3_if_used() const;
+  // The options s3:// paths use (or will use, before the first one).
+  S3Options s3_options() const;
+  // From now on s3:// paths use `options` (`SET s3_...`): a new S3 file system, which goes on
+  // counting requests where the old one stopped; files already open keep the old connection.
+  void SetS3Options(S3Options options);
 
  private:
-  FileSystem& For(const std::string& path);
+  // The file system for `path`; shared, so a concurrent SetS3Options cannot pull it away.
+  std::shared_ptr<FileSystem> For(const std::string& path);
 
   std::shared_ptr<FileSystem> local_;
   std::function<S3Options()> s3_options_;
   mutable std::mutex mu_;
   std::shared_ptr<S3FileSystem> s3_;  // GUARDED_BY(mu_)
+  std::optional<S3Options> s3_set_;   // GUARDED_BY(mu_): SetS3Options' options, once called
 };
 
 // The process-wide file system for user paths: local paths exactly as LocalFileSystem(),

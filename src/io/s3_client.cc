@@ -170,6 +170,17 @@ S3Stats S3Client::stats() const {
   return s;
 }
 
+void S3Client::CarryCounters(const S3Stats& earlier) {
+  for (int k = 0; k < kS3RequestKinds; ++k) {
+    requests_[k].fetch_add(earlier.requests[k], std::memory_order_relaxed);
+    bytes_in_[k].fetch_add(earlier.bytes_in[k], std::memory_order_relaxed);
+    bytes_out_[k].fetch_add(earlier.bytes_out[k], std::memory_order_relaxed);
+  }
+  retries_.fetch_add(earlier.retries, std::memory_order_relaxed);
+  connections_.fetch_add(earlier.connections, std::memory_order_relaxed);
+  round_trips_.fetch_add(earlier.round_trips, std::memory_order_relaxed);
+}
+
 void S3Client::Backoff(int attempt) const {
   int64_t cap = options_.initial_backoff_ms;
   for (int i = 1; i < attempt && cap < options_.max_backoff_ms; ++i) cap *= 2;

@@ -108,6 +108,9 @@ class S3Client {
   std::string UrlOf(const S3Request& req) const;
 
   S3Stats stats() const;
+  // Adds `earlier` to the counters: a client that replaces another (new settings) goes on
+  // counting where that one stopped, so differences of stats() stay meaningful.
+  void CarryCounters(const S3Stats& earlier);
   const S3Options& options() const { return options_; }
 
   // Full-jitter backoff before try `attempt` (1 = the first retry).

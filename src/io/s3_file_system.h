@@ -64,6 +64,7 @@ class S3FileSystem final : public FileSystem {
 
   // Requests and bytes per kind since this file system was made.
   S3Stats stats() const { return client_->stats(); }
+  void CarryCounters(const S3Stats& earlier) { client_->CarryCounters(earlier); }
   const S3Options& options() const { return client_->options(); }
   // Tests: faults between this file system and the server.
   void SetFaultInjector(std::shared_ptr<S3FaultInjector> faults) { client_->SetFaultInjector(std::move(faults)); }

@@ -117,6 +117,39 @@ TEST_F(S3TableTest, PathTablesOnS3FromALocalWarehouse) {
   EXPECT_EQ(missing.status().code(), StatusCode::kCatalog) << missing.status().ToString();
 }
 
+// SET s3_* acts on the process's S3 client: a wrong secret makes the next statement fail with
+// the named access-denied error (never echoing the secret), RESET brings back the environment's, a
+// changed endpoint is used at once; SHOW never shows a secret.
+TEST_F(S3TableTest, S3SettingsActAndNeverShowASecret) {
+  testing::TempDir dir;
+  auto db = Open(dir.path());
+  ASSERT_TRUE(db);
+  auto c = db->Connect();
+  const std::string t = "delta.`" + root_ + "/settings`";
+  Q(*c, "CREATE TABLE " + t + " AS SELECT 1 AS x");
+  Q(*c, "SET s3_secret_access_key = 'not-the-secret-789'");
+  EXPECT_EQ(Q(*c, "SHOW s3_secret_access_key"), std::vector<std::string>{"********"});
+  auto denied = c->Query("SELECT * FROM " + t);
+  ASSERT_FALSE(denied.ok());
+  EXPECT_NE(denied.status().message().find("S3 access denied"), std::string::npos) << denied.status().ToString();
+  EXPECT_EQ(denied.status().message().find("not-the-secret-789"), std::string::npos);
+  Q(*c, "RESET s3_secret_access_key");
+  EXPECT_EQ(Q(*c, "SELECT x FROM " + t), std::vector<std::string>{"1"});
+  // The endpoint: host:port with s3_use_ssl = false is http://host:port.
+  Q(*c, "SET s3_endpoint = '127.0.0.1:1'");
+  Q(*c, "SET s3_use_ssl = false");
+  EXPECT_EQ(Q(*c, "SHOW s3_endpoint"), std::vector<std::string>{"http://127.0.0.1:1"});
+  auto unreachable = c->Query("SELECT * FROM " + t);
+  ASSERT_FALSE(unreachable.ok());
+  EXPECT_NE(unreachable.status().message().find("unreachable"), std::string::npos) << unreachable.status().ToString();
+  Q(*c, "SET s3_endpoint = '" + server_.endpoint + "'");
+  EXPECT_EQ(Q(*c, "SELECT x FROM " + t), std::vector<std::string>{"1"});
+  Q(*c, "RESET s3_endpoint");
+  EXPECT_EQ(Q(*c, "SHOW s3_endpoint"), std::vector<std::string>{server_.endpoint});
+  EXPECT_EQ(c->Query("SET s3_url_style = 'sideways'").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(c->Query("SET s3_use_ssl = 'maybe'").status().code(), StatusCode::kInvalidArgument);
+}
+
 TEST_F(S3TableTest, TwoWritersAppendingManyCommitsLoseAndDuplicateNothing) {
   const std::string wh = root_ + "/wh";
   {

@@ -1,6 +1,6 @@
 // Session handlers for SET, RESET and SHOW of settings: the known keys, how each value is
-// validated and stored, and memory_limit, which is the database's (its MemoryTracker), not the
-// connection's.
+// validated and stored, memory_limit, which is the database's (its MemoryTracker), not the
+// connection's, and the s3_* settings, which are the process's (s3_settings.h).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -10,6 +10,7 @@
 #include "columnar/time_zone.h"
 #include "sql/session/database_impl.h"
 #include "sql/session/maintenance_result.h"
+#include "sql/session/s3_settings.h"
 #include "sql/session/session.h"
 
 namespace shoal::sql {
@@ -126,6 +127,7 @@ LexOptions Session::lex_options() const {
 std::vector<std::string> KnownSettings() {
   std::vector<std::string> keys{kMemoryLimit};
   for (const auto& d : ConnectionSettings()) keys.emplace_back(d.name);
+  for (const auto& k : S3SettingNames()) keys.push_back(k);
   return keys;
 }
 
@@ -138,6 +140,10 @@ Result<QueryResult> Session::RunSet(const Statement& s) {
     if (*bytes <= 0)
       return Status::InvalidArgument("SET memory_limit: the limit must be at least 1 byte");
     db_->memory->set_limit(*bytes);
+    return QueryResult();
+  }
+  if (IsS3Setting(key)) {
+    RETURN_NOT_OK(SetS3Setting(*db_->fs, key, set.value.text));
     return QueryResult();
   }
   const SettingDef* def = FindSetting(key);
@@ -154,6 +160,8 @@ Result<QueryResult> Session::RunReset(const Statement& s) {
     settings_.clear();  // the connection's own; memory_limit is reset by name only
   } else if (key == kMemoryLimit) {
     db_->memory->set_limit(db_->default_memory_limit);
+  } else if (IsS3Setting(key)) {
+    RETURN_NOT_OK(ResetS3Setting(*db_->fs, key));
   } else if (FindSetting(key)) {
     settings_.erase(key);
   } else {
@@ -169,6 +177,12 @@ Result<QueryResult> Session::RunShowSetting(const Statement& s) {
   if (key == kMemoryLimit) {
     rows.AddColumn(kMemoryLimit, columnar::String());
     rows.AddRow({columnar::Value::String(FormatByteSize(db_->memory->limit()))});
+    return rows.Build();
+  }
+  if (IsS3Setting(key)) {
+    ASSIGN_OR_RETURN(std::string value, ShowS3Setting(*db_->fs, key));
+    rows.AddColumn(key, columnar::String());
+    rows.AddRow({columnar::Value::String(value)});
     return rows.Build();
   }
   const SettingDef* def = FindSetting(key);
