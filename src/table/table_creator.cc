@@ -10,6 +10,7 @@
 #include "delta/table_features.h"
 #include "table/table_properties.h"
 #include "table/uuid.h"
+#include "txn/conflict_checker.h"
 
 namespace shoal::table {
 
@@ -210,7 +211,9 @@ Result<std::vector<delta::Action>> CreateTable(std::shared_ptr<io::FileSystem> f
   }
   RETURN_NOT_OK(fs->CreateDirs(log_dir));
   Status st = fs->PutIfAbsent(CommitFilePath(table_root, 0), delta::SerializeCommit(actions));
-  if (io::IsAlreadyExists(st)) return Status::Catalog("Table " + table_root + " already exists");
+  // Another writer created the table since the check above: Delta's answer to two writers
+  // creating one table in an empty directory.
+  if (io::IsAlreadyExists(st)) return txn::ProtocolChangedConflict(0);
   RETURN_NOT_OK(st);
   return actions;
 }

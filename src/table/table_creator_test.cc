@@ -169,6 +169,28 @@ TEST(TableProperties, ParsesIntervalsAndSizes) {
   EXPECT_EQ(p->target_file_size, 1LL << 30);
 }
 
+// A file system that answers "no log yet" however many commits exist: the window between the
+// existence check and the put in which another writer creates the same table.
+class RacingCreates : public io::MemoryFileSystem {
+ public:
+  Result<bool> Exists(const std::string& path) override {
+    if (path.ends_with("_delta_log")) return false;
+    return io::MemoryFileSystem::Exists(path);
+  }
+};
+
+TEST(TableCreator, LosingARaceToCreateIsProtocolChanged) {
+  auto fs = std::make_shared<RacingCreates>();
+  ASSERT_TRUE(CreateTable(fs, "/t", "t", BasicSchema(), {}, {}).ok());
+  auto loser = CreateTable(fs, "/t", "t", BasicSchema(), {}, {});
+  ASSERT_FALSE(loser.ok());
+  EXPECT_EQ(loser.status().conflict(), ConflictKind::kProtocolChanged) << loser.status().ToString();
+  EXPECT_NE(loser.status().message().find("multiple writers are writing to an empty directory"), std::string::npos);
+  auto versions = fs->List("/t/_delta_log");
+  ASSERT_TRUE(versions.ok());
+  EXPECT_EQ(versions->size(), 1u) << "the loser wrote nothing";
+}
+
 TEST(TableCreator, CreateTableWritesVersionZeroOnce) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto r = CreateTable(fs, "/t", "t", BasicSchema(), {"day"}, {});
@@ -185,18 +207,20 @@ TEST(TableCreator, CreateTableWritesVersionZeroOnce) {
 
 TEST(TableCreator, ConcurrentCreateHasExactlyOneWinner) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
-  std::atomic<int> wins{0}, catalog{0};
+  // A loser that looked after the winner's commit finds the table (CatalogException, as Spark's
+  // TABLE_OR_VIEW_ALREADY_EXISTS); one that looked before loses the put (ProtocolChanged).
+  std::atomic<int> wins{0}, lost{0};
   std::vector<std::thread> threads;
   for (int i = 0; i < 8; ++i) {
     threads.emplace_back([&] {
       auto r = CreateTable(fs, "/race", "t", BasicSchema(), {}, {});
       if (r.ok()) ++wins;
-      else if (r.status().code() == StatusCode::kCatalog) ++catalog;
+      else if (r.status().code() == StatusCode::kCatalog || r.status().conflict() == ConflictKind::kProtocolChanged) ++lost;
     });
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(wins.load(), 1);
-  EXPECT_EQ(catalog.load(), 7);
+  EXPECT_EQ(lost.load(), 7);
 }
 
 }  // namespace

@@ -18,9 +18,12 @@ std::string AtVersion(const WinningCommit& w) {
   return " by a concurrent update at version " + std::to_string(w.version);
 }
 
-Status ProtocolConflict(const WinningCommit& w) {
-  std::string msg = "The protocol version of the Delta table has been changed" + AtVersion(w);
-  if (w.version == 0) {
+}  // namespace
+
+Status ProtocolChangedConflict(int64_t version) {
+  std::string msg = "The protocol version of the Delta table has been changed by a concurrent update at version " +
+                    std::to_string(version);
+  if (version == 0) {
     msg += ". This happens when multiple writers are writing to an empty directory. Creating the "
            "table ahead of time will avoid this conflict.";
   } else {
@@ -28,6 +31,10 @@ Status ProtocolConflict(const WinningCommit& w) {
   }
   return Status::Conflict(ConflictKind::kProtocolChanged, msg);
 }
+
+namespace {
+
+Status ProtocolConflict(const WinningCommit& w) { return ProtocolChangedConflict(w.version); }
 
 Status DeleteReadConflict(const WinningCommit& w, const std::string& path, const std::string& detail) {
   return Status::Conflict(ConflictKind::kConcurrentDeleteRead,

@@ -107,6 +107,10 @@ struct RebasePlan {
 // partition), any other error (e.g. an unreadable DV) as itself, else the rebase plan.
 Result<RebasePlan> CheckWinningCommit(const CheckerInput& input, const WinningCommit& winner);
 
+// Delta's ProtocolChangedException for a winner that changed the protocol at `version`; at
+// version 0 it names the usual cause, two writers creating the same table in an empty directory.
+Status ProtocolChangedConflict(int64_t version);
+
 // True when `after` differs from `before` only in identity columns' high-water marks.
 bool IsIdentityHighWaterMarkOnlyChange(const delta::Metadata& before, const delta::Metadata& after);
 

@@ -227,9 +227,8 @@ Result<QueryResult> Session::RunCreateTable(const Statement& s) {
       auto zero = db_->fs->Exists(table::CommitFilePath(root, 0));
       if (zero.ok() && !*zero) (void)db_->fs->DeleteRecursive(root);
     }
-    if (committed.status().IsConflict() && !exists) {
-      return Status::Catalog("Table with name " + display + " already exists!");
-    }
+    // A loser of a race to create the table gets the commit's ProtocolChangedException (the
+    // winner wrote version 0), as Delta answers two writers creating one table.
     return committed.status();
   }
   if (!c.as_query) return QueryResult();
