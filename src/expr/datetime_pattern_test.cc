@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 
@@ -150,6 +151,35 @@ TEST(DatetimePattern, FormatThenParseRoundTrips) {
       EXPECT_EQ(back.local_micros, columnar::FloorDiv(t, c.unit) * c.unit) << c.pattern << " " << text;
     }
   }
+}
+
+// Random patterns and texts: compiling, formatting and parsing return without crashing, and a
+// parsed time is within the TIMESTAMP range.
+TEST(DatetimePattern, RandomPatternsNeverCrash) {
+  std::mt19937 rng(7);
+  const std::string letters = "yMdHhKkmsSaDGEQXxZOVz'[]- :.T0123";
+  auto random_text = [&](const std::string& from, size_t max) {
+    std::string s;
+    for (size_t k = rng() % (max + 1); k > 0; --k) s.push_back(from[rng() % from.size()]);
+    return s;
+  };
+  int parsed = 0;
+  for (int k = 0; k < 20000; ++k) {
+    std::string p = random_text(letters, 8);
+    auto fmt = DatetimePattern::Compile(p, false);
+    if (fmt.ok()) {
+      std::string out;
+      (void)fmt->Format(Micros(2024, 3, 5, 14, 7, 9, 5), 3600, columnar::TimeZone::Utc(), &out);
+    }
+    auto parse = DatetimePattern::Compile(p, true);
+    if (!parse.ok()) continue;
+    DatetimePattern::Parsed back;
+    if (parse->Parse(random_text("0123456789:-+ .TZAPMGUCJanFebMay", 14), &back)) {
+      ++parsed;
+      EXPECT_LT(std::abs(back.local_micros), int64_t{290001} * 366 * kMicrosPerDay);
+    }
+  }
+  EXPECT_GT(parsed, 10);
 }
 
 }  // namespace

@@ -101,8 +101,11 @@ bool Regex::PartialMatch(std::string_view text) const {
 
 bool Regex::Find(std::string_view text, size_t from, Groups* groups) const {
   const int n = groups_ + 1;
-  std::vector<re2::StringPiece> sub(static_cast<size_t>(n));
-  if (!re_->Match(re2::StringPiece(text.data(), text.size()), from, text.size(), RE2::UNANCHORED, sub.data(), n)) {
+  constexpr int kInline = 16;  // groups held on the stack; more take one allocation per call
+  re2::StringPiece inline_sub[kInline];
+  std::vector<re2::StringPiece> heap_sub(n > kInline ? static_cast<size_t>(n) : 0);
+  re2::StringPiece* sub = n > kInline ? heap_sub.data() : inline_sub;
+  if (!re_->Match(re2::StringPiece(text.data(), text.size()), from, text.size(), RE2::UNANCHORED, sub, n)) {
     return false;
   }
   groups->resize(static_cast<size_t>(n));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,38 @@ TEST(Regex, ReplacementFollowsJavaAppendReplacement) {
   EXPECT_NE(Replace("(a)", "a", "$").find("error"), std::string::npos);
   EXPECT_NE(Replace("(a)", "a", "x\\").find("error"), std::string::npos);
   EXPECT_NE(Replace("(a)", "a", "$x").find("Illegal group reference"), std::string::npos);
+}
+
+// Random patterns, texts and replacements: every call returns (an error or a result), and
+// every match lies inside the text with the search always moving forward.
+TEST(Regex, RandomPatternsNeverCrash) {
+  std::mt19937 rng(29);
+  const std::string chars = "ab()[]{}*+?|^$.\\-&<>=!:P1209QEdwsSbB,\xc3\xa9 ";
+  auto random_text = [&](size_t max) {
+    std::string s;
+    for (size_t k = rng() % (max + 1); k > 0; --k) s.push_back(chars[rng() % chars.size()]);
+    return s;
+  };
+  int compiled = 0;
+  for (int k = 0; k < 20000; ++k) {
+    std::string p = random_text(10), text = random_text(12), rep = random_text(4);
+    auto re = Regex::Get(p, "fuzz");
+    if (!re.ok()) continue;
+    ++compiled;
+    size_t last = 0;
+    int steps = 0;
+    std::string out;
+    (*re)->ForEachMatch(text, [&](const Regex::Groups& g) {
+      size_t at = static_cast<size_t>(g[0].data() - text.data());
+      EXPECT_LE(at + g[0].size(), text.size());
+      EXPECT_GE(at, last);
+      last = at;
+      (void)(*re)->AppendReplacement(rep, g, &out);
+      return ++steps < 100;
+    });
+    EXPECT_LT(steps, 100);
+  }
+  EXPECT_GT(compiled, 1000);
 }
 
 }  // namespace
