@@ -82,28 +82,10 @@ Status RegexpExtractKernel(const KernelCall& call, VectorPtr* out) {
   }, out);
 }
 
-// ARRAY<STRING> rows built by fn(i, elems) -> Result<RowStatus>; NULL arguments give NULL.
-template <typename Fn>
-Status StringListRows(const KernelCall& call, Fn fn, VectorPtr* result) {
-  auto out = Vector::Make(call.result_type, call.n);
-  Vector* elems = out->children()[0].get();
-  for (int64_t i = 0; i < call.n; ++i) {
-    if (AnyArgNull(call, i)) {
-      out->AppendNull();
-      continue;
-    }
-    Result<RowStatus> r = fn(i, elems);
-    if (!r.ok()) return r.status();
-    out->AppendListEnd();
-  }
-  *result = out;
-  return Status::OK();
-}
-
 // regexp_extract_all(str, regexp[, idx = 1]): group idx of every match.
 Status RegexpExtractAllKernel(const KernelCall& call, VectorPtr* out) {
   PatternArg pattern(call, 1);
-  return StringListRows(call, [&](int64_t i, Vector* elems) -> Result<RowStatus> {
+  return ListRows(call, [&](int64_t i, Vector* elems) -> Result<RowStatus> {
     ASSIGN_OR_RETURN(const Regex* re, pattern.At(i));
     const int64_t idx = GroupArg(call, i, 1);
     Status st;
@@ -205,7 +187,7 @@ Status RegexpSubstrKernel(const KernelCall& call, VectorPtr* out) {
 // into characters.
 Status SplitKernel(const KernelCall& call, VectorPtr* out) {
   PatternArg pattern(call, 1);
-  return StringListRows(call, [&](int64_t i, Vector* elems) -> Result<RowStatus> {
+  return ListRows(call, [&](int64_t i, Vector* elems) -> Result<RowStatus> {
     std::string_view text = StrArg(call, 0, i), regex = StrArg(call, 1, i);
     const int64_t limit = GroupArg(call, i, -1);
     if (!text.empty() && regex.empty()) {
