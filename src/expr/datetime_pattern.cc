@@ -64,7 +64,10 @@ Result<Kind> LetterKind(std::string_view pattern, char c, int count, bool parsin
     case 's': return at_most(2, Kind::kSecond);
     case 'S': return at_most(9, Kind::kFraction);
     case 'V':
-      if (count != 2) return Status::InvalidArgument("[INVALID_DATETIME_PATTERN.LENGTH] Pattern letter count must be 2: V in '" + std::string(pattern) + "'");
+      if (count != 2) {
+        return Status::InvalidArgument("[INVALID_DATETIME_PATTERN.LENGTH] Pattern letter count must be 2: V in '" +
+                                       std::string(pattern) + "'");
+      }
       return Kind::kZoneId;
     case 'z': return at_most(4, Kind::kZoneName);
     case 'O':
@@ -366,7 +369,10 @@ class Parser {
       case Kind::kSecond: return Value(k, pos, &st->second);
       case Kind::kFraction: {
         size_t run = 0;
-        while (*pos + run < text_.size() && run < static_cast<size_t>(c) && isdigit(static_cast<unsigned char>(text_[*pos + run]))) ++run;
+        while (*pos + run < text_.size() && run < static_cast<size_t>(c) &&
+               isdigit(static_cast<unsigned char>(text_[*pos + run]))) {
+          ++run;
+        }
         if (run == 0) return false;
         int64_t nanos = 0;
         for (size_t j = 0; j < 9; ++j) nanos = nanos * 10 + (j < run ? text_[*pos + j] - '0' : 0);
@@ -458,7 +464,9 @@ Result<DatetimePattern> DatetimePattern::Compile(std::string_view p, bool parsin
   DatetimePattern out;
   out.pattern_.assign(p);
   auto literal = [&](std::string_view s) {
-    if (out.fields_.empty() || out.fields_.back().kind != Kind::kLiteral) out.fields_.push_back({Kind::kLiteral, 0, {}});
+    if (out.fields_.empty() || out.fields_.back().kind != Kind::kLiteral) {
+      out.fields_.push_back({Kind::kLiteral, 0, {}});
+    }
     out.fields_.back().text.append(s);
   };
   int depth = 0;

@@ -9,7 +9,8 @@ namespace shoal::expr {
 
 namespace {
 
-constexpr size_t kCacheLimit = 256;  // distinct patterns kept before the cache starts over
+// Distinct patterns kept before the cache starts over (each RE2 may hold a DFA cache of a few MB).
+constexpr size_t kCacheLimit = 64;
 
 Status PatternError(std::string_view function, std::string_view pattern, std::string_view why) {
   return Status::InvalidArgument("[INVALID_PARAMETER_VALUE.PATTERN] The value of parameter(s) `regexp` in `" +

@@ -132,7 +132,9 @@ Status ParseKernel(const KernelCall& call, VectorPtr* out) {
     if (temporal) return std::optional<int64_t>(TemporalInstant(call, i, local));
     if (kAs == ParsedAs::kTimestamp && call.num_args == 1) {  // no pattern: CAST's text forms
       auto t = columnar::ParseTimestampInZone(StrArg(call, 0, i), call.Zone());
-      if (!t && !kTry) return Status::InvalidArgument("[CANNOT_PARSE_TIMESTAMP] '" + std::string(StrArg(call, 0, i)) + "'");
+      if (!t && !kTry) {
+        return Status::InvalidArgument("[CANNOT_PARSE_TIMESTAMP] '" + std::string(StrArg(call, 0, i)) + "'");
+      }
       return t;
     }
     ASSIGN_OR_RETURN(const DatetimePattern* p, pattern.At(i));
