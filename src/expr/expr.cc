@@ -193,6 +193,7 @@ Result<ExprPtr> Call(std::string_view name, std::vector<ExprPtr> args) {
   for (size_t i = 0; i < args.size() && i < o.arg_types.size(); ++i) {
     ASSIGN_OR_RETURN(args[i], Cast(args[i], o.arg_types[i]));
   }
+  if (o.check) RETURN_NOT_OK(o.check(args, def->name));
   auto e = NewExpr(ExprKind::kFunction, o.return_type);
   e->name = def->name;
   e->kernel = o.kernel;

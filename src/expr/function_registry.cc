@@ -29,6 +29,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterEncodingFunctions(r);
     RegisterHashFunctions(r);
     RegisterStringSearchFunctions(r);
+    RegisterRegexpFunctions(r);
     RegisterStringEditFunctions(r);
     RegisterNullFunctions(r);
     RegisterCalendarFunctions(r);
@@ -39,6 +40,7 @@ const FunctionRegistry& FunctionRegistry::Get() {
     RegisterBitwiseFunctions(r);
     RegisterUtf8Functions(r);
     RegisterErrorFunctions(r);
+    RegisterDatetimeFormatFunctions(r);
     return r;
   }();
   return *registry;

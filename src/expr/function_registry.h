@@ -54,6 +54,9 @@ struct Overload {
   TypePtr return_type;
   ScalarKernel kernel = nullptr;
   bool propagates_nulls = true;  // the kernel returns NULL whenever an argument is NULL
+  // Checks the bound arguments once when the call is built (e.g. compiles a literal pattern so a
+  // bad one is an error at bind time); null: no check.
+  Status (*check)(const std::vector<ExprPtr>& args, std::string_view name) = nullptr;
 };
 
 // Picks the overload for `args`, or returns false when none fits.
@@ -104,6 +107,12 @@ void RegisterMapFunctions(FunctionRegistry* r);
 void RegisterBitwiseFunctions(FunctionRegistry* r);
 void RegisterUtf8Functions(FunctionRegistry* r);
 void RegisterErrorFunctions(FunctionRegistry* r);
+void RegisterRegexpFunctions(FunctionRegistry* r);
+void RegisterDatetimeFormatFunctions(FunctionRegistry* r);
+
+// The pattern forms of to_date, to_timestamp (STRING, STRING pattern) and unix_timestamp
+// (STRING[, STRING pattern]), defined with the pattern functions (scalar_functions_datetime_format.cc).
+bool ResolveParseWithPattern(std::string_view function, const std::vector<TypePtr>& args, Overload* o);
 
 // ---- helpers for resolvers
 

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "expr/function_registry.h"
 
@@ -74,6 +75,34 @@ Status FixedRows(const KernelCall& call, Fn fn, columnar::VectorPtr* result, boo
       if (!valid) valid = out->MutableValidity();
       valid[i] = 0;
       d[i] = T{};
+    }
+  }
+  *result = out;
+  return Status::OK();
+}
+
+// LIST result: fn(i, columnar::Vector* elems) -> Result<RowStatus> appends row i's elements. Rows
+// with a NULL argument are NULL without calling fn.
+template <typename Fn>
+Status ListRows(const KernelCall& call, Fn fn, columnar::VectorPtr* result) {
+  auto out = columnar::Vector::Make(call.result_type, call.n);
+  columnar::Vector* elems = out->children()[0].get();
+  for (int64_t i = 0; i < call.n; ++i) {
+    if (AnyArgNull(call, i)) {
+      out->AppendNull();
+      continue;
+    }
+    int64_t before = elems->size();
+    ASSIGN_OR_RETURN(RowStatus st, fn(i, elems));
+    if (st == RowStatus::kNull) {
+      // Drop what fn appended for a NULL row.
+      std::vector<int64_t> keep(static_cast<size_t>(before));
+      for (int64_t k = 0; k < before; ++k) keep[k] = k;
+      out->children()[0] = columnar::GatherOrNull(*elems, keep.data(), before);
+      elems = out->children()[0].get();
+      out->AppendNull();
+    } else {
+      out->AppendListEnd();
     }
   }
   *result = out;

@@ -43,33 +43,6 @@ bool InSpan(const Span& s, const Vector& v, int64_t j) {
   return false;
 }
 
-// Builds a LIST result row by row: fn(i, Vector* elems) -> Result<RowStatus> appends elements.
-template <typename Fn>
-Status ListRows(const KernelCall& call, Fn fn, VectorPtr* result) {
-  auto out = Vector::Make(call.result_type, call.n);
-  Vector* elems = out->children()[0].get();
-  for (int64_t i = 0; i < call.n; ++i) {
-    if (AnyArgNull(call, i)) {
-      out->AppendNull();
-      continue;
-    }
-    int64_t before = elems->size();
-    ASSIGN_OR_RETURN(RowStatus st, fn(i, elems));
-    if (st == RowStatus::kNull) {
-      // Drop what fn appended for a NULL row.
-      std::vector<int64_t> keep(static_cast<size_t>(before));
-      for (int64_t k = 0; k < before; ++k) keep[k] = k;
-      out->children()[0] = columnar::GatherOrNull(*elems, keep.data(), before);
-      elems = out->children()[0].get();
-      out->AppendNull();
-    } else {
-      out->AppendListEnd();
-    }
-  }
-  *result = out;
-  return Status::OK();
-}
-
 // Appends the elements of `s` not yet in `out` since row start `from` (first occurrence kept).
 void AppendDistinct(const Span& s, Vector* out, int64_t from, const Span* exclude = nullptr,
                     const Span* require = nullptr) {

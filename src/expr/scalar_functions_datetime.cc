@@ -380,14 +380,16 @@ void RegisterDatetimeFunctions(FunctionRegistry* r) {
             return Fixed(a, {columnar::Int32(), columnar::Int32(), columnar::Int32()}, columnar::Date(), MakeDateKernel,
                          o);
           }});
-  r->Add({"to_date", "to_date(STRING)", [](const std::vector<TypePtr>& a, Overload* o) {
+  r->Add({"to_date", "to_date(STRING[, STRING pattern])", [](const std::vector<TypePtr>& a, Overload* o) {
+            if (a.size() == 2) return ResolveParseWithPattern("to_date", a, o);
             if (a.size() == 1 && (IsTs(a[0]) || a[0]->id() == TypeId::kDate)) {
               return Fixed(a, {a[0]}, columnar::Date(), DateOfKernel, o);
             }
             return Fixed(a, {columnar::String()}, columnar::Date(), ToDateKernel, o);
           }});
-  r->Add({"to_timestamp", "to_timestamp(STRING), to_timestamp(DOUBLE epoch seconds)",
+  r->Add({"to_timestamp", "to_timestamp(STRING[, STRING pattern]), to_timestamp(DOUBLE epoch seconds)",
           [](const std::vector<TypePtr>& a, Overload* o) {
+            if (a.size() == 2) return ResolveParseWithPattern("to_timestamp", a, o);
             return BestOf(a,
                           {{{columnar::Float64()}, columnar::Timestamp(), ToTimestampKernel},
                            {{columnar::String()}, columnar::Timestamp(), ToTimestampKernel}},
@@ -398,8 +400,12 @@ void RegisterDatetimeFunctions(FunctionRegistry* r) {
             *o = {{TemporalArg(a[0])}, columnar::Float64(), EpochKernel};
             return true;
           }});
-  r->Add({"unix_timestamp", "unix_timestamp([TIMESTAMP])", [](const std::vector<TypePtr>& a, Overload* o) {
+  r->Add({"unix_timestamp", "unix_timestamp([TIMESTAMP]), unix_timestamp(STRING[, STRING pattern])",
+          [](const std::vector<TypePtr>& a, Overload* o) {
             if (a.empty()) return Fixed(a, {}, columnar::Int64(), UnixTimestampKernel, o);
+            if (a.size() == 2 || (a.size() == 1 && a[0]->id() == TypeId::kString)) {
+              return ResolveParseWithPattern("unix_timestamp", a, o);
+            }
             if (a.size() != 1 || !TemporalArg(a[0])) return false;
             *o = {{TemporalArg(a[0])}, columnar::Int64(), UnixTimestampKernel};
             return true;

@@ -373,10 +373,12 @@ void RegisterStringFunctions(FunctionRegistry* r) {
   r->Add({"position", "position(STRING needle, STRING haystack)", [](const std::vector<TypePtr>& a, Overload* o) {
             return Fixed(a, {Str(), Str()}, I64(), PositionKernel<true>, o);
           }});
-  r->Add({"split", "split(STRING, STRING)", [](const std::vector<TypePtr>& a, Overload* o) {
+  // DuckDB's names, splitting on literal text (Spark's split takes a regular expression:
+  // scalar_functions_regexp.cc).
+  r->Add({"string_split", "string_split(STRING, STRING)", [](const std::vector<TypePtr>& a, Overload* o) {
             return Fixed(a, {Str(), Str()}, columnar::List(Str()), SplitKernel, o);
           }},
-         {"string_split", "str_split"});
+         {"str_split"});
 }
 
 }  // namespace shoal::expr

@@ -95,6 +95,11 @@ TEST(SqlParserExpr, PredicatesBindLikeComparisons) {
   EXPECT_EQ(Print("a NOT LIKE b"), "(a NOT LIKE b)");
   EXPECT_EQ(Print("a ILIKE 'X'"), "(a ILIKE 'X')");
   EXPECT_EQ(Print("a NOT ILIKE 'X'"), "(a NOT ILIKE 'X')");
+  // RLIKE / REGEXP are calls of rlike; they bind like comparisons.
+  EXPECT_EQ(Print("a RLIKE 'x+' AND b"), "(rlike(a, 'x+') AND b)");
+  EXPECT_EQ(Print("a || 'b' regexp c"), "rlike((a || 'b'), c)");
+  EXPECT_EQ(Print("a NOT RLIKE 'x'"), "(NOT rlike(a, 'x'))");
+  EXPECT_EQ(Print("regexp(a, 'x')"), "regexp(a, 'x')");  // the function name stays a name
   EXPECT_EQ(Print("a IS NULL AND b IS NOT NULL"), "((a IS NULL) AND (b IS NOT NULL))");
   EXPECT_EQ(Print("a + 1 IS NULL"), "((a + 1) IS NULL)");
   EXPECT_EQ(Print("NOT a IN (1)"), "(NOT (a IN (1)))");

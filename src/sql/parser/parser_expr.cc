@@ -34,6 +34,9 @@ const IntervalUnit* FindIntervalUnit(const Token& t) {
   return nullptr;
 }
 
+// RLIKE and REGEXP are infix operators (x [NOT] RLIKE pattern), non-reserved words elsewhere.
+bool IsRegexOperator(const Token& t) { return t.IsKeyword("RLIKE") || t.IsKeyword("REGEXP"); }
+
 bool IsNumberToken(const Token& t) {
   return t.type == TokenType::kInteger || t.type == TokenType::kDecimal || t.type == TokenType::kFloat;
 }
@@ -102,12 +105,13 @@ int Parser::InfixPrecedence() const {
   if (t.IsKeyword("AND")) return kPrecAnd;
   if (t.IsKeyword("DIV")) return kPrecMultiply;  // Spark's integral division, a DIV b
   if (t.IsKeyword("IS") || t.IsKeyword("BETWEEN") || t.IsKeyword("IN") || t.IsKeyword("LIKE") ||
-      t.IsKeyword("ILIKE")) {
+      t.IsKeyword("ILIKE") || IsRegexOperator(t)) {
     return kPrecCompare;
   }
   if (t.IsKeyword("NOT")) {
     const Token& n = Peek(1);
-    if (n.IsKeyword("BETWEEN") || n.IsKeyword("IN") || n.IsKeyword("LIKE") || n.IsKeyword("ILIKE")) {
+    if (n.IsKeyword("BETWEEN") || n.IsKeyword("IN") || n.IsKeyword("LIKE") || n.IsKeyword("ILIKE") ||
+        IsRegexOperator(n)) {
       return kPrecCompare;
     }
   }
@@ -196,6 +200,20 @@ Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
     return Finish(std::move(e));
   }
   if (op->IsKeyword("IN")) return ParseIn(std::move(left), negated, pos);
+  if (IsRegexOperator(*op)) {  // x RLIKE p is the function call rlike(x, p) (Spark)
+    auto call = Make<FunctionExpression>(pos);
+    call->name = "rlike";
+    call->args.push_back(std::move(left));
+    ASSIGN_OR_RETURN(ExprPtr pattern, ParseExpr(precedence + 1));
+    call->args.push_back(std::move(pattern));
+    call->arg_names.resize(2);
+    ASSIGN_OR_RETURN(ExprPtr match, Finish(std::move(call)));
+    if (!negated) return match;
+    auto e = Make<UnaryExpression>(pos);
+    e->op = UnaryOp::kNot;
+    e->child = std::move(match);
+    return Finish(std::move(e));
+  }
   // LIKE / ILIKE
   auto e = Make<LikeExpression>(pos);
   e->input = std::move(left);
