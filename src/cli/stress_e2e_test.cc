@@ -1,6 +1,6 @@
 // Runs many `shoal` processes against one Delta table at the same time and checks the final
 // table against what each process was told (the concurrency issues' stress acceptance):
-//  - AppendAndCounterStress: 8 processes x 50 blind appends and 4 processes x 50
+//  - AppendAndCounterStress (also on S3, x 12): 8 processes x 50 blind appends and 4 processes x 50
 //    `UPDATE t SET c = c + 1 WHERE id = k` commits, each retried on conflict until it commits;
 //    every acknowledged append is present exactly once, no append reported failed is present,
 //    and each counter equals its acknowledged increments. Once per isolation level.
@@ -34,6 +34,8 @@
 #include <thread>
 #include <vector>
 
+#include "io/s3_file_system.h"
+#include "support/s3_test_server.h"
 #include "support/shell_text.h"
 #include "support/stress_row_ops.h"
 #include "support/testdata.h"
@@ -166,10 +168,20 @@ class StressE2E : public ::testing::Test {
     binary_ = testing::BinaryDir() + "/shoal";
     if (!fs::exists(binary_))
       FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
-    fs::create_directories(dir_.Join("wh"));
+    warehouse_ = dir_.Join("wh");
+    fs::create_directories(warehouse_);
+  }
+  void TearDown() override {
+    if (s3_) (void)s3_->DeleteRecursive(warehouse_);
+  }
+  // The warehouse on the local S3 server instead (the shells find it through AWS_*).
+  void UseS3(const testing::S3TestServer& server) {
+    server.ExportToEnvironment();
+    warehouse_ = server.UniquePath("stress");
+    s3_ = std::make_shared<io::S3FileSystem>(server.Options());
   }
 
-  std::string Warehouse() { return dir_.Join("wh"); }
+  const std::string& Warehouse() const { return warehouse_; }
 
   std::unique_ptr<ShellWorker> NewWorker(const std::string& name) {
     return std::make_unique<ShellWorker>(binary_, Warehouse(), dir_.Join(name));
@@ -203,11 +215,14 @@ class StressE2E : public ::testing::Test {
     return rows;
   }
 
-  void AppendAndCounterStress(const std::string& isolation);
+  // `ops`: statements per process.
+  void AppendAndCounterStress(const std::string& isolation, int ops = Scaled(50));
   void RowLevelStress(bool row_level);
 
   testing::TempDir dir_;
   std::string binary_;
+  std::string warehouse_;
+  std::shared_ptr<io::S3FileSystem> s3_;  // set when the warehouse is on S3
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -224,8 +239,8 @@ std::string AppendSql(int worker, size_t stmt, int attempt) {
   return "INSERT INTO t VALUES (" + std::to_string(AppendId(worker, stmt, attempt)) + ", -1)";
 }
 
-void StressE2E::AppendAndCounterStress(const std::string& isolation) {
-  const int appenders = 8, appends = Scaled(50), incrementers = 4, increments = Scaled(50);
+void StressE2E::AppendAndCounterStress(const std::string& isolation, int ops) {
+  const int appenders = 8, appends = ops, incrementers = 4, increments = ops;
   Sql("CREATE TABLE t (id BIGINT, c BIGINT) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', "
       "'delta.isolationLevel' = '" +
       isolation + "')");
@@ -312,6 +327,14 @@ TEST_F(StressE2E, AppendAndCounterStressWriteSerializable) {
 }
 
 TEST_F(StressE2E, AppendAndCounterStressSerializable) { AppendAndCounterStress("Serializable"); }
+
+// The same on S3 (commits are conditional PUTs): 8 appending and 4 incrementing processes lose
+// and duplicate nothing. Fewer statements per process: each waits for the network.
+TEST_F(StressE2E, AppendAndCounterStressOnS3) {
+  SHOAL_REQUIRE_S3(server);
+  UseS3(server);
+  AppendAndCounterStress("WriteSerializable", Scaled(12));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Row-level DML on disjoint rows of the same files, with OPTIMIZE in a loop.

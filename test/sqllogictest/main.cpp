@@ -1,7 +1,9 @@
-// shoal_sqllogictest FILE.test: runs a sqllogictest script (cli/logic_test_script.h) against a
-// fresh warehouse under $SHOAL_BINARY_DIR/tmp/, kept only when a record fails. Exit status 0 when
-// every record passed, 1 on a failure or a bad script, 77 when the file is skipped (CTest's
-// SKIP_RETURN_CODE).
+// shoal_sqllogictest [--s3] FILE.test: runs a sqllogictest script (cli/logic_test_script.h)
+// against a fresh warehouse under $SHOAL_BINARY_DIR/tmp/, kept only when a record fails; with
+// --s3, a fresh warehouse on the local S3 test server (support/s3_test_server.h: SHOAL_S3_ENV),
+// deleted when every record passed. Exit status 0 when every record passed, 1 on a failure or a
+// bad script, 77 when the file is skipped (CTest's SKIP_RETURN_CODE) — also when --s3 finds no
+// server, except under CI=true, where that fails.
 #include <unistd.h>
 
 #include <atomic>
@@ -11,12 +13,15 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "cli/logic_test_expectation.h"
 #include "cli/logic_test_script.h"
+#include "io/s3_file_system.h"
 #include "shoal/database.h"
+#include "support/s3_test_server.h"
 #include "support/testdata.h"
 
 namespace {
@@ -122,11 +127,12 @@ std::string RunRecord(Session& session, const LogicTestRecord& rec, const std::s
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: shoal_sqllogictest FILE.test\n");
+  const bool on_s3 = argc == 3 && std::string(argv[1]) == "--s3";
+  if (argc != 2 && !on_s3) {
+    std::fprintf(stderr, "usage: shoal_sqllogictest [--s3] FILE.test\n");
     return 1;
   }
-  const std::string file = argv[1];
+  const std::string file = argv[argc - 1];
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "IOException: cannot open %s\n", file.c_str());
@@ -150,7 +156,19 @@ int main(int argc, char** argv) {
     }
   }
 
-  const std::string dir = MakeWarehouseDir();
+  std::optional<shoal::testing::S3TestServer> server;
+  if (on_s3) {
+    server = shoal::testing::FindS3TestServer();
+    const char* how = "start one with scripts/s3-server.sh start DIR and set SHOAL_S3_ENV=DIR/env";
+    if (!server && shoal::testing::InCi()) {
+      std::printf("FAIL %s: no S3 test server under CI=true: %s\n", file.c_str(), how);
+      return 1;
+    }
+    if (!server) return Skip(file, std::string("no S3 test server: ") + how);
+    // Database::Open configures S3 from the AWS_* environment on the first s3:// path.
+    server->ExportToEnvironment();
+  }
+  const std::string dir = on_s3 ? server->UniquePath("slt") : MakeWarehouseDir();
   if (dir.empty()) {
     std::fprintf(stderr, "IOException: cannot create a temporary warehouse under %s/tmp\n",
                  shoal::testing::BinaryDir().c_str());
@@ -189,7 +207,9 @@ int main(int argc, char** argv) {
   if (script->skipped > 0) std::printf(", %d skipped", script->skipped);
   std::printf("\n");
   std::error_code ec;
-  if (failed == 0) {
+  if (failed == 0 && on_s3) {
+    (void)shoal::io::S3FileSystem(server->Options()).DeleteRecursive(dir);
+  } else if (failed == 0) {
     fs::remove_all(dir, ec);
   } else {
     std::printf("warehouse kept for inspection: %s\n", dir.c_str());

@@ -32,6 +32,13 @@ struct S3TestServer {
     o.request_timeout_ms = 20000;
     return o;
   }
+  // Points the AWS_* variables at this server, for what reads them: Database::Open's file
+  // system on the first s3:// path, and shell processes started after this call.
+  void ExportToEnvironment() const {
+    setenv("AWS_ENDPOINT_URL", endpoint.c_str(), 1);
+    setenv("AWS_ACCESS_KEY_ID", access_key.c_str(), 1);
+    setenv("AWS_SECRET_ACCESS_KEY", secret_key.c_str(), 1);
+  }
   // A prefix no other test run uses: s3://bucket/shoal-test/<pid>-<random>/<name>.
   std::string UniquePath(const std::string& name) const {
     static std::mt19937_64 rng{std::random_device{}() ^
