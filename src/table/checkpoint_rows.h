@@ -3,7 +3,7 @@
 // JSON string, partitionValues as map<string,string>. A file holds a chosen subset of the action
 // columns: classic checkpoints all of them, V2 sidecars only `add` and `remove`.
 //
-// Thread-safety: a plain value; one thread builds it.
+// Thread-safety: one thread builds it. Copies share the column vectors (move, don't copy).
 #pragma once
 
 #include <cstdint>

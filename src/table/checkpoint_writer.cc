@@ -93,7 +93,8 @@ Result<CheckpointInfo> WriteClassic(std::shared_ptr<io::FileSystem> fs, const de
   const int64_t n = std::max<int64_t>(1, (total + part_size - 1) / part_size);
   if (n > 9999999999LL || n > INT32_MAX) return Status::InvalidArgument("checkpoint would need too many parts");
   const int32_t parts = static_cast<int32_t>(n);
-  std::vector<CheckpointRows> files(parts, CheckpointRows::Classic());
+  std::vector<CheckpointRows> files;  // each with its own vectors (a copy would share them)
+  for (int32_t i = 0; i < parts; ++i) files.push_back(CheckpointRows::Classic());
   const bool dv_key = delta::ProtocolHasWriterFeature(snapshot.protocol(), "deletionVectors");
   // Non-file actions have a null key: Spark hashes it as the seed alone.
   const int32_t null_part = SparkPartition(kSparkHashSeed, parts);
