@@ -87,7 +87,10 @@ Status LoadCheckpoint(io::FileSystem& fs, const LogSegment& seg, const Checkpoin
   if (seg.checkpoint_files.empty()) return Status::OK();
   const LogFile& first = seg.checkpoint_files.front();
   const int64_t version = *seg.checkpoint_version;
-  const bool uuid_named = first.kind == LogFileKind::kV2Checkpoint;
+  // (Judged by the name: the SQL layer replays a transaction's staged state as a pseudo
+  // checkpoint file of kind kV2Checkpoint that is not a V2 spec file.)
+  const auto named = ClassifyLogFileName(first.name);
+  const bool uuid_named = named && named->kind == LogFileKind::kV2Checkpoint;
   const V2CheckpointInfo* inlined = nullptr;
   if (uuid_named && seg.last_checkpoint && seg.last_checkpoint->version == version &&
       seg.last_checkpoint->v2_checkpoint && seg.last_checkpoint->v2_checkpoint->path == first.name) {
