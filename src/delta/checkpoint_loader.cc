@@ -44,8 +44,10 @@ Status ReadSidecar(io::FileSystem& fs, const CheckpointReaders& readers, const s
         return Status::OK();
       },
       &files, info->size);
-  if (!st.ok() && !st.IsNotSupported()) return Damage(checkpoint, "sidecar " + out->path + ": " + st.message());
-  return st;
+  if (st.ok() || st.IsNotSupported()) return st;
+  // A read error stays an IOError (it may be transient), everything else is Corruption.
+  if (st.IsIOError()) return st.WithContext("checkpoint " + checkpoint + ": sidecar " + out->path);
+  return Damage(checkpoint, "sidecar " + out->path + ": " + st.message());
 }
 
 Status ReadSidecars(io::FileSystem& fs, const LogSegment& seg, const CheckpointReaders& readers, int threads,
@@ -134,7 +136,7 @@ Status LoadCheckpoint(io::FileSystem& fs, const LogSegment& seg, const Checkpoin
   } else {
     for (const auto& cp : seg.checkpoint_files) {
       Status st = ReadCheckpointFile(fs, readers, cp.path, take, &files, cp.size > 0 ? cp.size : -1);
-      if (st.IsNotSupported()) return st;
+      if (st.IsNotSupported() || st.IsIOError()) return st.WithContext("checkpoint " + cp.path);
       if (!st.ok()) return Damage(cp.path, st.message());
     }
   }
