@@ -374,8 +374,16 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::Load(std::shared_ptr<io::FileS
   ASSIGN_OR_RETURN(LogSegment seg, BuildLogSegment(*fs, table_root, seg_options));
   const std::optional<int64_t> checkpoint = seg.checkpoint_version;
   const int64_t target = seg.version;
+  const bool compacted = !seg.compactions.empty();
   bool damaged = false;
   auto snap = LoadSegmentImpl(fs, std::move(seg), options, &damaged);
+  if (!snap.ok() && !damaged && compacted) {
+    // A compaction file that does not read: the commits it stands for are still there.
+    SnapshotOptions plain = options;
+    plain.use_compactions = false;
+    auto retry = Load(fs, table_root, plain);
+    return retry.ok() ? retry : snap;
+  }
   if (snap.ok() || !damaged || !checkpoint || !options.checkpoint_fallback) return snap;
   // A damaged checkpoint: rebuild from an older checkpoint or the JSON log when they still reach
   // the version (never a partial snapshot); otherwise the checkpoint's error stands.

@@ -46,7 +46,9 @@ struct SnapshotOptions {
   // Parse commit lines through the JSON DOM instead of the add/remove fast path; default false
   // (the old path, kept for benchmarks and comparisons).
   bool dom_json_parser = false;
-  // Replay log compaction files in place of the commits they cover; default true.
+  // Replay log compaction files in place of the commits they cover; default true. Load
+  // retries without them when a load that used them fails for another cause than the
+  // checkpoint (a damaged compaction file), and keeps the first error if that fails too.
   bool use_compactions = true;
   // Load: when the checkpoint is damaged (corrupt, truncated, a sidecar missing), rebuild the
   // snapshot from an older checkpoint or the JSON log if they still reach the version (the

@@ -406,6 +406,11 @@ TEST(LogCompaction, ReplacesItsCommitsAndEveryVersionStillMatches) {
   ASSERT_EQ(seg->compactions.size(), 2u);
   EXPECT_EQ(seg->compactions[0].end_version, 9);
   ExpectEveryVersionMatchesTheJsonLog(fs, root, 16);
+  // A damaged compaction file: the load falls back to the commits it stands for.
+  ASSERT_TRUE(fs->WriteAtomic(c1->path, text.substr(0, text.size() / 2)).ok());
+  auto damaged = delta::Snapshot::Load(fs, root, Readers());
+  ASSERT_TRUE(damaged.ok()) << damaged.status().ToString();
+  EXPECT_EQ(StateText(**damaged), JsonLogState(fs, root, 16));
   // Bad ranges.
   EXPECT_TRUE(WriteLogCompaction(fs, root, 3, 3).status().code() == StatusCode::kInvalidArgument);
   EXPECT_TRUE(WriteLogCompaction(fs, root, 3, 99).status().code() == StatusCode::kInvalidArgument);
