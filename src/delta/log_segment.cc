@@ -132,6 +132,39 @@ Result<LastCheckpointInfo> ParseLastCheckpoint(std::string_view text) {
   RETURN_NOT_OK(f.OptionalInt64("numOfAddFiles", &info.num_of_add_files));
   if (const Json* s = f.Find("checkpointSchema")) info.checkpoint_schema = *s;
   RETURN_NOT_OK(f.OptionalString("checksum", &info.checksum));
+  if (const Json* v2 = f.Find("v2Checkpoint")) {
+    if (!v2->is_object()) return Status::Corruption("_last_checkpoint: v2Checkpoint is not an object");
+    JsonFields g(*v2, "_last_checkpoint.v2Checkpoint");
+    V2CheckpointInfo c;
+    RETURN_NOT_OK(g.RequiredString("path", &c.path));
+    std::optional<int64_t> size, mtime;
+    RETURN_NOT_OK(g.OptionalInt64("sizeInBytes", &size));
+    RETURN_NOT_OK(g.OptionalInt64("modificationTime", &mtime));
+    c.size_in_bytes = size.value_or(-1);
+    c.modification_time = mtime.value_or(0);
+    if (const Json* actions = g.Find("nonFileActions"); actions && actions->is_array()) {
+      std::vector<std::string> lines;
+      for (const Json& a : *actions) {
+        if (!a.is_object()) return Status::Corruption("_last_checkpoint: v2Checkpoint.nonFileActions holds a non-object");
+        lines.push_back(JsonText(a));
+      }
+      c.non_file_actions = std::move(lines);
+    }
+    if (const Json* files = g.Find("sidecarFiles"); files && files->is_array()) {
+      std::vector<Sidecar> parsed;
+      for (const Json& sc : *files) {
+        Json line = Json::object();
+        line["sidecar"] = sc;
+        ASSIGN_OR_RETURN(auto action, ParseActionLine(JsonText(line)));
+        if (!action || !std::holds_alternative<Sidecar>(*action)) {
+          return Status::Corruption("_last_checkpoint: bad v2Checkpoint.sidecarFiles entry");
+        }
+        parsed.push_back(std::move(std::get<Sidecar>(*action)));
+      }
+      c.sidecar_files = std::move(parsed);
+    }
+    info.v2_checkpoint = std::move(c);
+  }
   return info;
 }
 
@@ -202,6 +235,22 @@ Status FillListingGaps(io::FileSystem& fs, const std::string& log_dir, int64_t f
   return Status::OK();
 }
 
+// Greedy cover of commits [first, target) by compaction files: at each version, the one
+// reaching furthest; the target's own commit stays (its commitInfo is the snapshot's).
+std::vector<LogFile> ChooseCompactions(std::vector<LogFile> all, int64_t first, int64_t target) {
+  std::sort(all.begin(), all.end(), [](const LogFile& a, const LogFile& b) {
+    return a.version != b.version ? a.version < b.version : a.end_version > b.end_version;
+  });
+  std::vector<LogFile> out;
+  int64_t at = first;
+  for (auto& f : all) {
+    if (f.version < at || f.end_version >= target) continue;
+    out.push_back(std::move(f));
+    at = out.back().end_version + 1;
+  }
+  return out;
+}
+
 std::optional<LastCheckpointInfo> ReadLastCheckpoint(io::FileSystem& fs, const std::string& log_dir) {
   auto text = fs.ReadAll(io::JoinPath(log_dir, "_last_checkpoint"));
   if (!text.ok()) return std::nullopt;
@@ -215,13 +264,17 @@ std::optional<LastCheckpointInfo> ReadLastCheckpoint(io::FileSystem& fs, const s
 // every file the segment needs, and the latest version, are in it); otherwise the result is
 // nullopt and the caller lists everything.
 Result<std::optional<LogSegment>> SegmentFromFiles(io::FileSystem& fs, LogSegment seg, std::vector<LogFile> files,
-                                                   std::optional<int64_t> version, bool partial) {
+                                                   const LogSegmentOptions& options, bool partial) {
+  const std::optional<int64_t>& version = options.version;
   const std::string& table_root = seg.table_root;
   std::map<int64_t, LogFile> commits;
   // version -> candidate complete checkpoints (each a list of files)
   std::map<int64_t, std::vector<std::vector<LogFile>>> checkpoints;
   std::map<std::pair<int64_t, int32_t>, std::vector<LogFile>> multipart;
+  std::vector<LogFile> compactions;
+  const int64_t max_cp = options.max_checkpoint_version.value_or(INT64_MAX);
   for (auto& f : files) {
+    if (f.IsCheckpoint() && f.version > max_cp) continue;
     switch (f.kind) {
       case LogFileKind::kCommit:
         commits.emplace(f.version, std::move(f));
@@ -232,6 +285,9 @@ Result<std::optional<LogSegment>> SegmentFromFiles(io::FileSystem& fs, LogSegmen
         break;
       case LogFileKind::kMultiPartCheckpoint:
         multipart[{f.version, f.num_parts}].push_back(std::move(f));
+        break;
+      case LogFileKind::kCompacted:
+        if (options.use_compactions && f.end_version > f.version) compactions.push_back(std::move(f));
         break;
       default:
         break;
@@ -297,6 +353,7 @@ Result<std::optional<LogSegment>> SegmentFromFiles(io::FileSystem& fs, LogSegmen
     return Status::Corruption("table " + table_root + ": versions not contiguous: missing version " +
                               std::to_string(have + 1));
   }
+  seg.compactions = ChooseCompactions(std::move(compactions), first, target);
   return std::optional<LogSegment>(std::move(seg));
 }
 
@@ -310,6 +367,14 @@ std::vector<io::SpeculativeRead> SnapshotSpeculation(const std::string& table_ro
 
 Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
                                    std::optional<int64_t> version) {
+  LogSegmentOptions options;
+  options.version = version;
+  return BuildLogSegment(fs, table_root, options);
+}
+
+Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
+                                   const LogSegmentOptions& options) {
+  const std::optional<int64_t>& version = options.version;
   LogSegment seg;
   seg.table_root = table_root;
   seg.log_dir = LogDirOf(table_root);
@@ -332,16 +397,17 @@ Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_
   // version on decides, as the full listing would (a newer checkpoint is found there too). When
   // that listing holds no complete checkpoint (a stale or corrupt pointer, a checkpoint since
   // removed, or a target version before it), everything is listed.
-  if (seg.last_checkpoint && (!version || *version >= seg.last_checkpoint->version)) {
+  if (seg.last_checkpoint && (!version || *version >= seg.last_checkpoint->version) &&
+      seg.last_checkpoint->version <= options.max_checkpoint_version.value_or(INT64_MAX)) {
     auto listed = fs.ListFrom(seg.log_dir, VersionPrefix(seg.last_checkpoint->version));
     if (listed.ok()) {
       ASSIGN_OR_RETURN(auto partial, SegmentFromFiles(fs, seg, ClassifyListing(seg.log_dir, std::move(*listed)),
-                                                      version, /*partial=*/true));
+                                                      options, /*partial=*/true));
       if (partial) return std::move(*partial);
     }
   }
   ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, table_root));
-  ASSIGN_OR_RETURN(auto full, SegmentFromFiles(fs, std::move(seg), std::move(files), version, /*partial=*/false));
+  ASSIGN_OR_RETURN(auto full, SegmentFromFiles(fs, std::move(seg), std::move(files), options, /*partial=*/false));
   return std::move(*full);
 }
 

@@ -4,7 +4,7 @@
 //
 // Recognized names (PROTOCOL.md "File Types"): `%020d.json` commits, `%020d.checkpoint.parquet`,
 // multi-part `%020d.checkpoint.%010d.%010d.parquet`, V2 `%020d.checkpoint.<uuid>.(json|parquet)`,
-// `%020d.crc`, compacted `%020d.%020d.compacted.json` (listed, not used), `_last_checkpoint`.
+// `%020d.crc`, log compactions `%020d.%020d.compacted.json`, `_last_checkpoint`.
 // Hidden/temp files (leading '.', trailing ".tmp") are ignored. The directory listing is
 // authoritative; `_last_checkpoint` (which may be corrupt or stale) only says where the listing
 // may start: from its version on (io::FileSystem::ListFrom), when that part of the log holds a
@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "delta/actions.h"
 #include "delta/json_fields.h"
 #include "io/file_system.h"
 #include "shoal/status.h"
@@ -53,6 +54,16 @@ struct LogFile {
 // Classifies a `_delta_log` file name; std::nullopt for anything else.
 std::optional<LogFile> ClassifyLogFileName(std::string_view name);
 
+// `_last_checkpoint`'s `v2Checkpoint` (as Spark writes it): the UUID-named checkpoint file and,
+// optionally, its non-file actions and sidecar list inlined so readers can skip the file.
+struct V2CheckpointInfo {
+  std::string path;  // file name in _delta_log
+  int64_t size_in_bytes = -1;
+  int64_t modification_time = 0;
+  std::optional<std::vector<std::string>> non_file_actions;  // action lines, incl. checkpointMetadata
+  std::optional<std::vector<Sidecar>> sidecar_files;
+};
+
 // Contents of `_delta_log/_last_checkpoint` (PROTOCOL.md "Last Checkpoint File Schema").
 struct LastCheckpointInfo {
   int64_t version = 0;
@@ -62,6 +73,7 @@ struct LastCheckpointInfo {
   std::optional<int64_t> num_of_add_files;
   std::optional<Json> checkpoint_schema;
   std::optional<std::string> checksum;
+  std::optional<V2CheckpointInfo> v2_checkpoint;
 };
 Result<LastCheckpointInfo> ParseLastCheckpoint(std::string_view text);
 
@@ -72,11 +84,27 @@ struct LogSegment {
   std::optional<int64_t> checkpoint_version;
   std::vector<LogFile> checkpoint_files;  // one file, or all parts in part order
   std::vector<LogFile> commits;           // versions checkpoint_version+1 .. version, ascending
+  // Log compaction files that may replace runs of `commits` during replay (PROTOCOL.md "Log
+  // Compaction Files"): disjoint, ascending, each [version, end_version] inside the commits'
+  // range and ending before `version` (whose own commit is always read, for its commitInfo).
+  std::vector<LogFile> compactions;
   // The commit file of `version` itself when listed (also when it is covered by the checkpoint);
   // its mtime is the fallback commit timestamp.
   std::optional<LogFile> last_commit;
   // Parsed `_last_checkpoint`, when present and valid (informational).
   std::optional<LastCheckpointInfo> last_checkpoint;
+  // Set when a newer checkpoint could not be read and this segment was built below it (the
+  // fallback of Snapshot::Load): that checkpoint's error.
+  std::optional<std::string> skipped_checkpoint;
+};
+
+struct LogSegmentOptions {
+  // Version to reconstruct; default: the latest.
+  std::optional<int64_t> version;
+  // Use only checkpoints at or below this version; default: any.
+  std::optional<int64_t> max_checkpoint_version;
+  // Replace runs of commits by log compaction files; default true.
+  bool use_compactions = true;
 };
 
 // Lists `<table_root>/_delta_log` (from `_last_checkpoint`'s version when it can) and builds the
@@ -87,6 +115,8 @@ struct LogSegment {
 // exist or was cleaned up; Corruption "versions not contiguous: missing version N".
 Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
                                    std::optional<int64_t> version = std::nullopt);
+Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_root,
+                                   const LogSegmentOptions& options);
 
 // Log names listed speculatively with `_last_checkpoint` (one page of an S3 listing).
 inline constexpr size_t kSpeculativeLogEntries = 1000;

@@ -357,6 +357,51 @@ TEST(LogSegment, ParsesLastCheckpoint) {
   EXPECT_FALSE(ParseLastCheckpoint("").ok());
 }
 
+// Spark's v2Checkpoint object (golden/v2-checkpoint-json's _last_checkpoint, shortened).
+TEST(LogSegment, ParsesLastCheckpointV2Info) {
+  auto r = ParseLastCheckpoint(
+      R"({"version":2,"size":9,"sizeInBytes":19554,"numOfAddFiles":4,"v2Checkpoint":{"path":"00000000000000000002.checkpoint.6374b053-df23-479b-b2cf-c9c550132b49.json","sizeInBytes":891,"modificationTime":1714496115810,"nonFileActions":[{"protocol":{"minReaderVersion":3,"minWriterVersion":7,"readerFeatures":["v2Checkpoint"],"writerFeatures":["v2Checkpoint"]}},{"checkpointMetadata":{"version":2}}],"sidecarFiles":[{"path":"a.parquet","sizeInBytes":9367,"modificationTime":1714496115780}]},"checksum":"d09f95a326aab562c60d415a32ddd216"})");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->v2_checkpoint.has_value());
+  EXPECT_EQ(r->v2_checkpoint->path, "00000000000000000002.checkpoint.6374b053-df23-479b-b2cf-c9c550132b49.json");
+  EXPECT_EQ(r->v2_checkpoint->size_in_bytes, 891);
+  ASSERT_TRUE(r->v2_checkpoint->non_file_actions.has_value());
+  EXPECT_EQ(r->v2_checkpoint->non_file_actions->size(), 2u);
+  ASSERT_TRUE(r->v2_checkpoint->sidecar_files.has_value());
+  ASSERT_EQ(r->v2_checkpoint->sidecar_files->size(), 1u);
+  EXPECT_EQ(r->v2_checkpoint->sidecar_files->at(0).path, "a.parquet");
+  EXPECT_EQ(r->v2_checkpoint->sidecar_files->at(0).size_in_bytes, 9367);
+  // Malformed: a _last_checkpoint that fails to parse is only ignored by the loader.
+  EXPECT_FALSE(ParseLastCheckpoint(R"({"version":2,"v2Checkpoint":3})").ok());
+  EXPECT_FALSE(ParseLastCheckpoint(R"({"version":2,"v2Checkpoint":{"sizeInBytes":3}})").ok());
+  EXPECT_FALSE(ParseLastCheckpoint(R"({"version":2,"v2Checkpoint":{"path":"p","sidecarFiles":[{"path":1}]}})").ok());
+  EXPECT_FALSE(ParseLastCheckpoint(R"({"version":2,"v2Checkpoint":{"path":"p","nonFileActions":[7]}})").ok());
+}
+
+// Log compaction files: the greedy cover uses the longest one from each point, only inside the
+// commits after the checkpoint and ending before the version read.
+TEST(LogSegment, ChoosesCompactionsInsideTheReplayedRange) {
+  LogDir d;
+  for (int v = 0; v <= 9; ++v) d.Put(V(v) + ".json");
+  d.Put(V(1) + "." + V(3) + ".compacted.json");
+  d.Put(V(1) + "." + V(5) + ".compacted.json");
+  d.Put(V(4) + "." + V(7) + ".compacted.json");  // overlaps the one chosen before it
+  d.Put(V(6) + "." + V(9) + ".compacted.json");  // reaches the version read
+  d.Put(V(6) + "." + V(8) + ".compacted.json");
+  auto seg = BuildLogSegment(d.fs(), d.root());
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  ASSERT_EQ(seg->compactions.size(), 2u);
+  EXPECT_EQ(seg->compactions[0].version, 1);
+  EXPECT_EQ(seg->compactions[0].end_version, 5);
+  EXPECT_EQ(seg->compactions[1].version, 6);
+  EXPECT_EQ(seg->compactions[1].end_version, 8);
+  EXPECT_EQ(seg->commits.size(), 10u);  // the commits stay listed
+  auto at5 = BuildLogSegment(d.fs(), d.root(), 5);
+  ASSERT_TRUE(at5.ok());
+  ASSERT_EQ(at5->compactions.size(), 1u);
+  EXPECT_EQ(at5->compactions[0].end_version, 3);
+}
+
 TEST(LogSegment, TimestampsAreMonotonizedMtimes) {
   LogDir d;
   for (int v = 0; v <= 3; ++v) d.Put(V(v) + ".json");

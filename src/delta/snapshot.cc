@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "delta/checkpoint_loader.h"
 #include "delta/commit_reader.h"
 
 #include "delta/table_features.h"
@@ -348,18 +349,69 @@ size_t FilesHint(const LogSegment& seg, size_t commit_adds) {
   return static_cast<size_t>(n) + commit_adds;
 }
 
+// A log compaction file holds the reconciled actions of its range, so no two actions should
+// share a (path, DV) key; some writers still leave an add and the remove that cancelled it
+// (delta-kernel's compacted-log-files-table fixture). The remove is the later action there, so it
+// wins: adds it cancels are dropped, and removes apply after the adds.
+void OrderCompactionActions(std::vector<Action>* actions) {
+  std::unordered_set<std::string> removed;
+  for (const auto& a : *actions) {
+    if (auto* rm = std::get_if<RemoveFile>(&a)) removed.insert(rm->path + '\n' + rm->DvUniqueId());
+  }
+  std::vector<Action> kept, removes;
+  kept.reserve(actions->size());
+  for (auto& a : *actions) {
+    if (auto* add = std::get_if<AddFile>(&a); add && removed.count(add->path + '\n' + add->DvUniqueId())) continue;
+    (std::holds_alternative<RemoveFile>(a) ? removes : kept).push_back(std::move(a));
+  }
+  for (auto& r : removes) kept.push_back(std::move(r));
+  *actions = std::move(kept);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const Snapshot>> Snapshot::Load(std::shared_ptr<io::FileSystem> fs,
                                                        const std::string& table_root,
                                                        const SnapshotOptions& options) {
-  ASSIGN_OR_RETURN(LogSegment seg, BuildLogSegment(*fs, table_root, options.version));
-  return LoadSegment(std::move(fs), std::move(seg), options);
+  LogSegmentOptions seg_options;
+  seg_options.version = options.version;
+  seg_options.use_compactions = options.use_compactions;
+  ASSIGN_OR_RETURN(LogSegment seg, BuildLogSegment(*fs, table_root, seg_options));
+  const std::optional<int64_t> checkpoint = seg.checkpoint_version;
+  const int64_t target = seg.version;
+  const bool compacted = !seg.compactions.empty();
+  bool damaged = false;
+  auto snap = LoadSegmentImpl(fs, std::move(seg), options, &damaged);
+  if (!snap.ok() && !damaged && compacted) {
+    // A compaction file that does not read: the commits it stands for are still there.
+    SnapshotOptions plain = options;
+    plain.use_compactions = false;
+    auto retry = Load(fs, table_root, plain);
+    return retry.ok() ? retry : snap;
+  }
+  if (snap.ok() || !damaged || !checkpoint || !options.checkpoint_fallback) return snap;
+  // A damaged checkpoint: rebuild from an older checkpoint or the JSON log when they still reach
+  // the version (never a partial snapshot); otherwise the checkpoint's error stands.
+  seg_options.version = target;
+  seg_options.max_checkpoint_version = *checkpoint - 1;
+  auto older = BuildLogSegment(*fs, table_root, seg_options);
+  if (!older.ok() || older->version != target) return snap.status();
+  older->skipped_checkpoint = snap.status().message();
+  auto retry = LoadSegmentImpl(std::move(fs), std::move(*older), options, nullptr);
+  if (!retry.ok()) return snap.status();
+  return retry;
 }
 
 Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io::FileSystem> fs,
                                                               LogSegment segment,
                                                               const SnapshotOptions& options) {
+  return LoadSegmentImpl(std::move(fs), std::move(segment), options, nullptr);
+}
+
+Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegmentImpl(std::shared_ptr<io::FileSystem> fs,
+                                                                  LogSegment segment,
+                                                                  const SnapshotOptions& options,
+                                                                  bool* checkpoint_damaged) {
   std::shared_ptr<Snapshot> snap(new Snapshot());
   snap->fs_ = fs;
   snap->segment_ = std::move(segment);
@@ -384,7 +436,25 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
   read_options.threads = options.threads;
   read_options.dom_only = options.dom_json_parser;
   read_options.keep_commit_info_of = seg.version;
-  std::vector<ParsedCommit> commits = ReadCommits(*fs, seg.commits, read_options);
+  // Log compaction files stand in for the runs of commits they cover.
+  std::vector<LogFile> to_read;
+  std::vector<bool> is_compaction;
+  {
+    size_t c = 0;
+    for (const LogFile& f : seg.commits) {
+      if (c < seg.compactions.size() && f.version >= seg.compactions[c].version &&
+          f.version <= seg.compactions[c].end_version) {
+        if (f.version == seg.compactions[c].end_version) {
+          to_read.push_back(seg.compactions[c++]);
+          is_compaction.push_back(true);
+        }
+        continue;
+      }
+      to_read.push_back(f);
+      is_compaction.push_back(false);
+    }
+  }
+  std::vector<ParsedCommit> commits = ReadCommits(*fs, to_read, read_options);
   bool commits_ok = true;
   std::unordered_set<std::string_view> touched;
   size_t adds = 0, removes = 0;
@@ -412,32 +482,14 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
   snap->files_.Reserve(FilesHint(seg, adds));
 
   // Checkpoint (all parts), following V2 sidecars into _delta_log/_sidecars/.
-  std::vector<Sidecar> sidecars;
-  const FileListSink file_sink = [&](FileList&& files) { return replay.ApplyCheckpointFiles(std::move(files)); };
-  for (const auto& cp : seg.checkpoint_files) {
-    RETURN_NOT_OK(ReadCheckpointFile(
-        *fs, options.readers, cp.path,
-        [&](Action&& a) {
-          if (auto* sc = std::get_if<Sidecar>(&a)) {
-            sidecars.push_back(std::move(*sc));
-            return Status::OK();
-          }
-          return replay.ApplyCheckpointAction(std::move(a));
-        },
-        &file_sink, cp.size > 0 ? cp.size : -1));
-  }
-  std::string sidecar_dir = io::JoinPath(seg.log_dir, "_sidecars");
-  for (const auto& sc : sidecars) {
-    ASSIGN_OR_RETURN(std::string path, ResolveTablePath(sidecar_dir, sc.path));
-    RETURN_NOT_OK(ReadCheckpointFile(
-        *fs, options.readers, path,
-        [&](Action&& a) {
-          if (std::holds_alternative<Sidecar>(a)) {
-            return Status::Corruption(path + ": sidecar file contains a sidecar action");
-          }
-          return replay.ApplyCheckpointAction(std::move(a));
-        },
-        &file_sink));
+  {
+    const FileListSink file_sink = [&](FileList&& files) { return replay.ApplyCheckpointFiles(std::move(files)); };
+    Status st = LoadCheckpoint(*fs, seg, options.readers, options.threads,
+                               [&](Action&& a) { return replay.ApplyCheckpointAction(std::move(a)); }, file_sink);
+    if (!st.ok()) {
+      if (checkpoint_damaged) *checkpoint_damaged = IsCheckpointDamage(st);
+      return st;
+    }
   }
   replay.SetTouchedPaths(nullptr);
   touched.clear();
@@ -447,11 +499,12 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegment(std::shared_ptr<io
   for (size_t i = 0; i < commits.size(); ++i) {
     ParsedCommit& c = commits[i];
     RETURN_NOT_OK(c.status);
+    if (is_compaction[i]) OrderCompactionActions(&c.actions);
     for (auto& a : c.actions) RETURN_NOT_OK(replay.Apply(std::move(a)));
     c.actions = {};
+    if (is_compaction[i]) continue;  // no commitInfo, and no single commit's timestamp
     if (c.commit_info) snap->latest_commit_info_ = std::move(*c.commit_info);
-    snap->commit_timestamps_.push_back(
-        {c.version, c.in_commit_timestamp.value_or(seg.commits[i].mtime_ms)});
+    snap->commit_timestamps_.push_back({c.version, c.in_commit_timestamp.value_or(to_read[i].mtime_ms)});
   }
 
   RETURN_NOT_OK(replay.Finish());

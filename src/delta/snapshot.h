@@ -5,6 +5,10 @@
 // with a new DV); txn is latest per appId; domainMetadata latest per domain (removed=true
 // deletes it); removes are kept as tombstones (for VACUUM).
 //
+// A damaged checkpoint is never replayed partially: Load falls back to an older checkpoint or the
+// JSON log, or fails with Corruption naming the file (SnapshotOptions::checkpoint_fallback).
+// Log compaction files replace the commits they cover (LogSegment::compactions).
+//
 // Replay is built for large logs (doc/snapshot_loading.md): commit files are read and parsed on
 // a few threads, then applied in version order; files are moved, never copied; checkpoint files
 // that no later commit touches skip the hash maps entirely (a reconciled checkpoint holds each
@@ -42,6 +46,15 @@ struct SnapshotOptions {
   // Parse commit lines through the JSON DOM instead of the add/remove fast path; default false
   // (the old path, kept for benchmarks and comparisons).
   bool dom_json_parser = false;
+  // Replay log compaction files in place of the commits they cover; default true. Load
+  // retries without them when a load that used them fails for another cause than the
+  // checkpoint (a damaged compaction file), and keeps the first error if that fails too.
+  bool use_compactions = true;
+  // Load: when the checkpoint is damaged (corrupt, truncated, a sidecar missing), rebuild the
+  // snapshot from an older checkpoint or the JSON log if they still reach the version (the
+  // segment's skipped_checkpoint then holds the error); otherwise, or when false, the
+  // checkpoint's Corruption error naming the file. Default true.
+  bool checkpoint_fallback = true;
 };
 
 class Snapshot {
@@ -91,6 +104,10 @@ class Snapshot {
  private:
   friend class LogReplay;
   Snapshot() = default;
+  // LoadSegment; sets *checkpoint_damaged when it fails on a damaged checkpoint.
+  static Result<std::shared_ptr<const Snapshot>> LoadSegmentImpl(std::shared_ptr<io::FileSystem> fs,
+                                                                 LogSegment segment, const SnapshotOptions& options,
+                                                                 bool* checkpoint_damaged);
 
   std::shared_ptr<io::FileSystem> fs_;
   LogSegment segment_;

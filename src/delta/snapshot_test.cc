@@ -170,10 +170,11 @@ TEST(LogReplay, JsonV2CheckpointWithJsonSidecar) {
   // Checkpoint at 1 says: protocol, metadata, files {a, b} (from a sidecar) - commit 0/1 are
   // deliberately different, so the result proves the checkpoint was used.
   ASSERT_TRUE(io::LocalFileSystem()->CreateDirs(LogDirOf(t.root()) + "/_sidecars").ok());
-  t.PutLog("_sidecars/s1.json", SerializeCommit({Add("a"), Add("b")}));
+  const std::string sidecar = SerializeCommit({Add("a"), Add("b")});
+  t.PutLog("_sidecars/s1.json", sidecar);
   Sidecar sc;
   sc.path = "s1.json";
-  sc.size_in_bytes = 1;
+  sc.size_in_bytes = static_cast<int64_t>(sidecar.size());
   sc.modification_time = 1;
   CheckpointMetadata cm;
   cm.version = 1;

@@ -19,7 +19,7 @@ const std::vector<TableFeature>& KnownTableFeatures() {
       {"typeWidening", true, true, true},
       {"typeWidening-preview", true, true, true},
       {"domainMetadata", false, true, true},
-      {"v2Checkpoint", true, true, false},  // read; shoal writes only classic checkpoints
+      {"v2Checkpoint", true, true, true},  // V2 checkpoints with sidecars (table/checkpoint_writer.h)
       {"vacuumProtocolCheck", true, true, true},
       {"inCommitTimestamp", false, true, true},
       {"allowColumnDefaults", false, true, true},

@@ -26,13 +26,13 @@ TEST(TableFeatures, LegacyVersionsImplyFeatures) {
   EXPECT_FALSE(ProtocolHasWriterFeature(P(3, 7, {{}}, {{"rowTracking"}}), "appendOnly"));
 }
 
-TEST(TableFeatures, V2CheckpointIsReadButNotWritten) {
+TEST(TableFeatures, V2CheckpointIsReadAndWritten) {
   const TableFeature* f = FindTableFeature("v2Checkpoint");
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(f->shoal_reads);
-  EXPECT_FALSE(f->shoal_writes);
+  EXPECT_TRUE(f->shoal_writes);
   EXPECT_TRUE(CheckCanRead(P(3, 7, {{"v2Checkpoint"}}, {{"v2Checkpoint"}})).ok());
-  EXPECT_TRUE(CheckCanWrite(P(3, 7, {{"v2Checkpoint"}}, {{"v2Checkpoint"}})).IsNotSupported());
+  EXPECT_TRUE(CheckCanWrite(P(3, 7, {{"v2Checkpoint"}}, {{"v2Checkpoint"}})).ok());
 }
 
 TEST(TableFeatures, ReadChecks) {

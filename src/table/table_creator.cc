@@ -45,13 +45,8 @@ Result<delta::Protocol> ProtocolForMetadata(const delta::Metadata& metadata) {
     used.insert("domainMetadata");
   }
   if (props.enable_in_commit_timestamps) used.insert("inCommitTimestamp");
-  // shoal reads V2 checkpoints but writes only classic ones: a table that says v2Checkpoint must
-  // have them, so shoal refuses to turn the feature on (doc/table_format.md).
-  if (props.checkpoint_policy == "v2") {
-    return Status::NotSupported(
-        "delta.checkpointPolicy = 'v2' is not supported: shoal writes only classic (V1) checkpoints, so it does "
-        "not enable the v2Checkpoint table feature");
-  }
+  // delta.checkpointPolicy = v2: V2 checkpoints (UUID-named, with sidecars) need the feature.
+  if (props.checkpoint_policy == "v2") used.insert("v2Checkpoint");
   if (props.enable_change_data_feed) {
     // PROTOCOL.md "Change Data Files": _change_type is the change data's own column.
     for (const auto& f : root.children) {

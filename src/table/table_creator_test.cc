@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "delta/schema_json.h"
+#include "delta/table_features.h"
 #include "io/memory_file_system.h"
 #include "table/protocol_validator.h"
 #include "table/table_properties.h"
@@ -67,14 +68,19 @@ TEST(TableCreator, NoFeaturesGivesReaderVersionOne) {
   EXPECT_TRUE(p->writer_features->empty());
 }
 
-// shoal writes only classic checkpoints, so it never claims v2Checkpoint for a table it creates.
-TEST(TableCreator, RefusesV2CheckpointPolicyAndFeature) {
-  auto st = CreateTableActions("t", BasicSchema(), {}, {{"delta.checkpointPolicy", "v2"}}).status();
-  EXPECT_EQ(st.code(), StatusCode::kNotSupported) << st.ToString();
-  EXPECT_NE(st.message().find("delta.checkpointPolicy = 'v2' is not supported"), std::string::npos) << st.message();
-  st = CreateTableActions("t", BasicSchema(), {}, {{"delta.feature.v2Checkpoint", "supported"}}).status();
-  EXPECT_EQ(st.code(), StatusCode::kNotSupported) << st.ToString();
-  EXPECT_TRUE(CreateTableActions("t", BasicSchema(), {}, {{"delta.checkpointPolicy", "classic"}}).ok());
+// delta.checkpointPolicy = v2 turns the v2Checkpoint reader-writer feature on (shoal then writes
+// V2 checkpoints); classic leaves it off.
+TEST(TableCreator, V2CheckpointPolicyEnablesTheFeature) {
+  auto v2 = CreateTableActions("t", BasicSchema(), {}, {{"delta.checkpointPolicy", "v2"}});
+  ASSERT_TRUE(v2.ok()) << v2.status().ToString();
+  const auto* p = Find<delta::Protocol>(*v2);
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(delta::ProtocolHasReaderFeature(*p, "v2Checkpoint"));
+  EXPECT_TRUE(delta::ProtocolHasWriterFeature(*p, "v2Checkpoint"));
+  auto classic = CreateTableActions("t", BasicSchema(), {}, {{"delta.checkpointPolicy", "classic"}});
+  ASSERT_TRUE(classic.ok());
+  ASSERT_NE(Find<delta::Protocol>(*classic), nullptr);
+  EXPECT_FALSE(delta::ProtocolHasWriterFeature(*Find<delta::Protocol>(*classic), "v2Checkpoint"));
 }
 
 TEST(TableCreator, EveryFeatureIsListedExactlyWhenUsed) {

@@ -64,7 +64,7 @@ const std::set<std::string>& OtherKeys() {
       "delta.rowtracking.materializedrowidcolumnname",
       "delta.rowtracking.materializedrowcommitversioncolumnname",
       "delta.incommittimestampenablementversion", "delta.incommittimestampenablementtimestamp",
-      "delta.universalformat.enabledformats", "delta.checkpoint.partsize",
+      "delta.universalformat.enabledformats",
       "delta.samplingretentionduration"};
   return k;
 }
@@ -239,6 +239,10 @@ Result<TableProperties> ParseTableProperties(const std::map<std::string, std::st
       auto n = ParseInt(value);
       if (!n || *n <= 0) return Bad(key, value, "a positive integer");
       p.checkpoint_interval = *n;
+    } else if (k == "delta.checkpoint.partsize") {
+      auto n = ParseInt(value);
+      if (!n || *n <= 0) return Bad(key, value, "a positive integer");
+      p.checkpoint_part_size = *n;
     } else if (k == "delta.targetfilesize") {
       auto n = ParseByteSize(value);
       if (!n.ok()) return Bad(key, value, "a positive byte size");

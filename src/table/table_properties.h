@@ -47,6 +47,9 @@ struct TableProperties {
   std::string isolation_level = "WriteSerializable";      // delta.isolationLevel
   std::string checkpoint_policy = "classic";              // delta.checkpointPolicy
   int64_t checkpoint_interval = 10;                       // delta.checkpointInterval
+  // delta.checkpoint.partSize: actions per checkpoint Parquet file; above it a classic checkpoint
+  // is written in parts (multi-part) and a V2 checkpoint's file actions in several sidecars.
+  int64_t checkpoint_part_size = 1000000;
   int64_t target_file_size = int64_t{128} << 20;          // delta.targetFileSize (bytes)
   int64_t num_indexed_cols = 32;                          // delta.dataSkippingNumIndexedCols (-1: all)
   std::optional<std::vector<std::string>> stats_columns;  // delta.dataSkippingStatsColumns

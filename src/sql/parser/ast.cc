@@ -954,6 +954,11 @@ std::string Statement::ToString() const {
       const auto& s = As<OptimizeStatement>();
       std::string out = "OPTIMIZE " + s.table.ToString() + WhereSuffix(s.where);
       if (!s.zorder_by.empty()) out += " ZORDER BY (" + IdentList(s.zorder_by) + ")";
+      if (s.compact_log) {
+        out += " COMPACT LOG";
+        if (s.log_from) out += " FROM VERSION " + std::to_string(*s.log_from);
+        if (s.log_to) out += " TO VERSION " + std::to_string(*s.log_to);
+      }
       return out;
     }
     case StatementKind::kReorg: {

@@ -813,6 +813,10 @@ struct OptimizeStatement : Statement {
   TableName table;
   ExprPtr where;
   std::vector<std::string> zorder_by;  // empty: bin-packing only
+  // OPTIMIZE t COMPACT LOG [FROM VERSION x] [TO VERSION y] (shoal's own): writes a log
+  // compaction file instead of rewriting data files.
+  bool compact_log = false;
+  std::optional<int64_t> log_from, log_to;
 };
 
 // REORG TABLE t [WHERE pred] APPLY (PURGE).

@@ -250,6 +250,23 @@ Status Parser::ParseMergeClause(MergeClause* clause) {
 Result<StatementPtr> Parser::ParseOptimize() {
   auto s = Make<OptimizeStatement>(Advance().offset);
   ASSIGN_OR_RETURN(s->table, ParseTableName());
+  if (AcceptKeyword("COMPACT")) {
+    RETURN_NOT_OK(ExpectKeyword("LOG"));
+    s->compact_log = true;
+    for (const char* bound : {"FROM", "TO"}) {
+      if (!AcceptKeyword(bound)) continue;
+      RETURN_NOT_OK(ExpectKeyword("VERSION"));
+      if (Peek().type != TokenType::kInteger) return SyntaxError();
+      const std::string text = Advance().text;
+      int64_t v = 0;
+      for (char c : text) {
+        if (v > (INT64_MAX - (c - '0')) / 10) return SyntaxError();
+        v = v * 10 + (c - '0');
+      }
+      (bound[0] == 'F' ? s->log_from : s->log_to) = v;
+    }
+    return StatementPtr(std::move(s));
+  }
   if (AcceptKeyword("WHERE")) {
     ASSIGN_OR_RETURN(s->where, ParseExpr());
   }

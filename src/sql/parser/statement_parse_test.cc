@@ -244,6 +244,14 @@ TEST(SqlParserStatement, MaintenanceStatements) {
   ASSERT_NE(o->where, nullptr);
   EXPECT_EQ(Print("OPTIMIZE t ZORDER BY a, b"), "OPTIMIZE t ZORDER BY (a, b)");
   EXPECT_EQ(Print("OPTIMIZE delta.`/x`"), "OPTIMIZE delta.`/x`");
+  auto log = Parse<OptimizeStatement>("OPTIMIZE t COMPACT LOG FROM VERSION 1 TO VERSION 6", StatementKind::kOptimize);
+  ASSERT_NE(log, nullptr);
+  EXPECT_TRUE(log->compact_log);
+  EXPECT_EQ(log->log_from, 1);
+  EXPECT_EQ(log->log_to, 6);
+  EXPECT_EQ(Print("optimize t compact log to version 3"), "OPTIMIZE t COMPACT LOG TO VERSION 3");
+  EXPECT_FALSE(ParseStatement("OPTIMIZE t COMPACT LOG FROM VERSION 99999999999999999999").ok());
+  EXPECT_FALSE(ParseStatement("OPTIMIZE t COMPACT LOG WHERE a = 1").ok());
   EXPECT_EQ(Print("REORG TABLE t WHERE a = 1 APPLY (PURGE)"), "REORG TABLE t WHERE (a = 1) APPLY (PURGE)");
   EXPECT_FALSE(ParseStatement("REORG TABLE t APPLY (UPGRADE)").ok());
   auto v = Parse<VacuumStatement>("VACUUM t RETAIN 0.5 HOURS DRY RUN", StatementKind::kVacuum);

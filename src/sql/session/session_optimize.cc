@@ -3,9 +3,13 @@
 // TableWrite (operation "OPTIMIZE" / "REORG") and returns one row: the table path and Delta's
 // metrics object as JSON text.
 #include "delta/table_path.h"
+#include "sql/session/database_impl.h"
+#include "sql/session/maintenance_result.h"
+#include "sql/session/maintenance_statement.h"
 #include "sql/session/query_result_impl.h"
 #include "sql/session/session.h"
 #include "sql/binder/table_expression.h"
+#include "table/log_compaction.h"
 #include "table/optimize.h"
 
 namespace shoal::sql {
@@ -72,8 +76,26 @@ static Result<QueryResult> RunRewrite(Session* session, bool in_transaction, con
   return MetricsResult(path, r->metrics, operation);
 }
 
+// OPTIMIZE t COMPACT LOG [FROM VERSION x] [TO VERSION y]: one row (path, start_version,
+// end_version, actions) naming the compaction file written; no commit.
 Result<QueryResult> Session::RunOptimize(const Statement& st) {
   const auto& s = st.As<OptimizeStatement>();
+  if (s.compact_log) {
+    if (in_transaction()) {
+      return Status::NotSupported("OPTIMIZE ... COMPACT LOG inside a transaction: it writes no commit");
+    }
+    ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, s.table));
+    ASSIGN_OR_RETURN(table::LogCompactionInfo info,
+                     table::WriteLogCompaction(db_->fs, latest->snapshot()->table_root(), s.log_from, s.log_to));
+    ResultRows rows;
+    rows.AddColumn("path", columnar::String());
+    rows.AddColumn("start_version", columnar::Int64());
+    rows.AddColumn("end_version", columnar::Int64());
+    rows.AddColumn("actions", columnar::Int64());
+    rows.AddRow({columnar::Value::String(info.path), columnar::Value::Int64(info.start_version),
+                 columnar::Value::Int64(info.end_version), columnar::Value::Int64(info.num_actions)});
+    return rows.Build();
+  }
   return RunRewrite(this, in_transaction(), s.table, s.where.get(), s.zorder_by, /*purge=*/false);
 }
 
