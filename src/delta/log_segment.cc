@@ -388,7 +388,7 @@ Result<LogSegment> BuildLogSegment(io::FileSystem& fs, const std::string& table_
     if (first.ok() && first->complete && !first->entries.empty()) {
       auto files = ClassifyListing(seg.log_dir, std::move(first->entries));
       if (!files.empty()) {
-        ASSIGN_OR_RETURN(auto whole, SegmentFromFiles(fs, std::move(seg), std::move(files), version, /*partial=*/false));
+        ASSIGN_OR_RETURN(auto whole, SegmentFromFiles(fs, std::move(seg), std::move(files), options, /*partial=*/false));
         return std::move(*whole);
       }
     }
