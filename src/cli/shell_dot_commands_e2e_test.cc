@@ -135,6 +135,19 @@ TEST_F(ShellDotCommands, UnknownCommandSuggestsAndHelpListsAll) {
   }
 }
 
+TEST_F(ShellDotCommands, ReadmeListsWhatHelpPrints) {
+  Outcome r = Shoal(".help\n");
+  ASSERT_EQ(r.code, 0);
+  const std::string readme = testing::ReadFileText(testing::SourceDir() + "/README.md");
+  size_t start = 0;
+  while (start < r.out.size()) {
+    size_t end = r.out.find('\n', start);
+    std::string line = r.out.substr(start, end - start);
+    if (!line.empty() && line[0] == '.') EXPECT_NE(readme.find(line + "\n"), std::string::npos) << line;
+    start = end + 1;
+  }
+}
+
 // No escape sequence, carriage return or bell reaches a pipe: not from the progress bar, the
 // table renderer, errors or the line editor.
 TEST_F(ShellDotCommands, PipedAndScriptOutputHasNoControlCharacters) {
