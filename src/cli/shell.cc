@@ -177,7 +177,8 @@ bool Shell::RunSql(std::string_view sql) {
       std::fprintf(dest, "Run Time (s): real %.3f\n", secs);
     }
     std::fflush(dest);
-    if (options_.summary) {
+    const ScanMetrics& scanned = result.metrics();
+    if (options_.summary && (scanned.files_total > 0 || scanned.row_groups_total > 0)) {
       std::string line = ScanSummaryLine(result.metrics()) + "\n";
       std::fwrite(line.data(), 1, line.size(), terminal_.err);
       std::fflush(terminal_.err);

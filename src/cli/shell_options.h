@@ -29,7 +29,8 @@ struct ShellOptions {
   std::optional<OutputFormat> format;
   // --stats: print each statement's scan metrics to stderr.
   bool stats = false;
-  // --summary: print one readable line of each statement's scan metrics to stderr.
+  // --summary: print one readable line of the scan metrics of each statement that read files
+  // to stderr.
   bool summary = false;
   // --threads; 0 = hardware concurrency.
   int threads = 0;
