@@ -245,7 +245,6 @@ Result<std::vector<columnar::BatchPtr>> Executor::Run(PhysicalOperator* root,
   RETURN_NOT_OK(RunPipeline(&p));
   RETURN_NOT_OK(collect.Finalize(*ctx_));
   CompletePhase(p);
-  if (ctx_->progress) ctx_->progress->ReportIfComplete();
   if (result_memory) {
     *result_memory = collect.TakeMemory();
     result_memory->Trim();

@@ -9,6 +9,9 @@ namespace shoal::sql {
 namespace {
 // A phase's source part: the rest is its sink's finalization.
 constexpr double kSourceShare = 0.9;
+// The most the reporter thread reports: 1.0 means the statement ended (ReportIfComplete), and
+// a statement may plan more work after its phases so far are complete (DML runs several plans).
+constexpr double kMaxWhileRunning = 0.99;
 }  // namespace
 
 StatementProgress::StatementProgress(Callback callback, std::chrono::milliseconds interval)
@@ -23,6 +26,7 @@ StatementProgress::~StatementProgress() {
   }
   cv_.notify_all();
   reporter_.join();
+  ReportIfComplete();
 }
 
 int StatementProgress::AddPhase(double weight, std::string what) {
@@ -107,7 +111,7 @@ void StatementProgress::ReportLoop() {
     cv_.wait_for(lock, interval_, [this] { return stop_; });
     if (stop_) return;
     std::string what;
-    double f = FractionLocked(&what);
+    double f = std::min(FractionLocked(&what), kMaxWhileRunning);
     lock.unlock();
     {
       std::lock_guard<std::mutex> report(report_mu_);

@@ -4,7 +4,9 @@
 // batches for a sink's result), 90% at most until its sink is finalized (the blocking part of a
 // join build, aggregation or sort), 100% after. The statement's fraction is the weighted mean,
 // never reported lower than before. A reporter thread polls it every `interval` and calls the
-// callback when it grew; the workers only add to relaxed atomic counters of their sources.
+// callback when it grew (99% at most); 1.0 is reported once, when the statement's last run
+// ends (ReportIfComplete, or the destructor: the end of the statement's context). The workers
+// only add to relaxed atomic counters of their sources.
 //
 // Thread-safety: every method may be called from any thread; the callback runs on the reporter
 // thread or on the thread calling Finish, one call at a time.
@@ -30,7 +32,7 @@ class StatementProgress {
 
   explicit StatementProgress(Callback callback,
                              std::chrono::milliseconds interval = std::chrono::milliseconds(100));
-  // Stops the reporter (without a last report).
+  // Stops the reporter; reports 1.0 if every phase is complete and it was not reported yet.
   ~StatementProgress();
   StatementProgress(const StatementProgress&) = delete;
   StatementProgress& operator=(const StatementProgress&) = delete;

@@ -98,6 +98,22 @@ TEST(StatementProgress, ReporterCallsWithGrowingFractionsAndTheRunningPhase) {
   EXPECT_EQ(calls.whats.front(), "Sort");
 }
 
+TEST(StatementProgress, ReporterStaysBelowOneUntilTheEnd) {
+  Calls calls;
+  {
+    StatementProgress p(calls.Callback(), 1ms);
+    int a = p.AddPhase(1, "a");
+    p.CompletePhase(a);
+    std::this_thread::sleep_for(20ms);
+    {
+      std::lock_guard<std::mutex> lock(calls.mu);
+      ASSERT_FALSE(calls.fractions.empty());
+      EXPECT_LT(calls.fractions.back(), 1.0);  // complete so far, but the statement may plan more
+    }
+  }  // the end of the statement's context: 1.0
+  EXPECT_DOUBLE_EQ(calls.fractions.back(), 1.0);
+}
+
 TEST(StatementProgress, NoFinalReportUntilEveryPhaseIsComplete) {
   Calls calls;
   {
