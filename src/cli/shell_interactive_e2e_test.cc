@@ -227,6 +227,44 @@ TEST_F(ShellInteractive, DotCommandsChangeOutputAndUnknownOnesSuggest) {
   EXPECT_EQ(WaitExit(), 1) << screen_;
 }
 
+// Ctrl-C stops a scan, a join build, a sort and an INSERT promptly; the INSERT commits nothing.
+TEST_F(ShellInteractive, CtrlCStopsRunningStatementsPromptlyAndCommitsNothing) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".mode csv\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("CREATE TABLE t AS SELECT 1 AS id;\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  const char* statements[] = {
+      "SELECT count(*) FROM range(0, 5000000000) WHERE id % 7 = 3;",
+      // Both sides too large to build in the 0.8 s before Ctrl-C: it lands in the build.
+      "SELECT count(*) FROM range(0, 5000000000) AS a JOIN range(0, 4000000000) AS b ON a.id = b.id;",
+      "SELECT id FROM range(0, 5000000000) ORDER BY id DESC;",
+      "INSERT INTO t SELECT id FROM range(0, 5000000000) WHERE id % 3 = 0;",
+  };
+  for (const char* sql : statements) {
+    Type(std::string(sql) + "\r");
+    usleep(800 * 1000);
+    auto sent = std::chrono::steady_clock::now();
+    Type("\x03");
+    ASSERT_TRUE(WaitFor("InterruptException", 10000)) << sql << "\n" << screen_;
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent).count();
+    // The issue asks for 200 ms; the bound leaves room for a loaded shared machine.
+    EXPECT_LT(ms, 1000) << sql;
+    std::printf("Ctrl-C to InterruptException: %lld ms for %s\n", static_cast<long long>(ms), sql);
+    ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  }
+  Type("SELECT count(*) AS n FROM t;\r");
+  ASSERT_TRUE(WaitFor("n\r\n1\r\n")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("\x04");
+  EXPECT_EQ(WaitExit(), 1) << screen_;
+  int commits = 0;
+  for (const auto& e : fs::directory_iterator(dir_.Join("wh/t/_delta_log"))) {
+    commits += e.path().extension() == ".json";
+  }
+  EXPECT_EQ(commits, 1);  // version 0 only
+}
+
 // A statement running over 2 s draws the bar on the terminal; it is erased before the result.
 TEST_F(ShellInteractive, ProgressBarAfterTheDelayIsGoneBeforeTheResult) {
   ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
