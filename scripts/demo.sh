@@ -9,7 +9,7 @@ wh="$root/build/demo-warehouse"
 rm -rf "$wh" && mkdir -p "$wh"
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
-run() { printf 'shoal> %s\n' "$1"; "$shoal" "$wh" --stats -c "$1" || true; }
+run() { printf 'shoal> %s\n' "$1"; "$shoal" "$wh" --summary -c "$1" || true; }
 
 step "Vectorized SQL over generated data"
 run "SELECT i % 5 AS bucket, count(*) AS n, sum(i) AS total, avg(i) AS mean FROM range(1000000) AS r(i) GROUP BY bucket ORDER BY bucket"

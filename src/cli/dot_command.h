@@ -1,4 +1,5 @@
-// Parses the shell's dot commands (.help, .tables, .exit/.quit, .mode F, .timer on|off).
+// Parses the shell's dot commands (.help lists them; README's shell section matches) into a
+// kind and its argument; an unknown command is an error naming the closest known one.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -12,15 +13,22 @@
 namespace shoal::cli {
 
 struct DotCommand {
-  enum class Kind { kHelp, kTables, kExit, kMode, kTimer };
+  enum class Kind {
+    kBail, kCd, kChanges, kEcho, kExit, kHeaders, kHelp, kMaxRows, kMaxWidth, kMode, kNullValue,
+    kOnce, kOpen, kOutput, kPrint, kProgress, kRead, kSchema, kTables, kTimer,
+  };
   Kind kind = Kind::kHelp;
   OutputFormat format = OutputFormat::kTable;  // kMode
-  bool timer = false;                          // kTimer
+  bool on = false;                             // on|off commands
+  int64_t number = 0;                          // kMaxRows, kMaxWidth
+  std::string text;                            // path, table name, text; "" when absent
 };
 
-// Parses a line starting with '.'; InvalidArgument naming the command or argument otherwise.
+// Parses a line starting with '.'; InvalidArgument naming the command or argument otherwise
+// (for an unknown command, with the closest known name).
 Result<DotCommand> ParseDotCommand(std::string_view line);
 
+// One line per command: usage and what it does.
 std::string DotHelpText();
 
 }  // namespace shoal::cli

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <clocale>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 
 #include <editline/readline.h>  // libedit (BSD), readline-compatible API
 
@@ -26,6 +28,36 @@ void OnLine(char* line) {
   rl_callback_handler_remove();
 }
 
+// Completion state for libedit's plain-function hooks (one LineEditor at a time).
+CompletionSource g_source;
+std::function<std::string()> g_pending;
+std::vector<std::string> g_matches;
+size_t g_next_match = 0;
+// Words end at these; '.', '/' and '-' stay inside (qualified names, paths).
+char g_word_breaks[] = " \t\n'\"`(),;=<>+*|";
+
+char* NextMatch(const char*, int state) {
+  if (state == 0) g_next_match = 0;
+  if (g_next_match >= g_matches.size()) return nullptr;
+  return strdup(g_matches[g_next_match++].c_str());
+}
+
+char** AttemptCompletion(const char* text, int start, int end) {
+  rl_attempted_completion_over = 1;  // no fallback to file names
+  std::string line(rl_line_buffer ? rl_line_buffer : "");
+  line.resize(std::min<size_t>(line.size(), static_cast<size_t>(std::max(end, 0))));
+  std::string statement = g_pending ? g_pending() : "";
+  if (!statement.empty()) statement.push_back('\n');
+  statement += line;
+  const bool in_quotes = InsideQuotes(statement);
+  g_matches = Complete(text, statement, g_source, in_quotes);
+  if (g_matches.empty()) return nullptr;
+  const std::string& only = g_matches.front();
+  const bool open_end = g_matches.size() == 1 && !only.empty() && (only.back() == '(' || only.back() == '/');
+  rl_completion_append_character = in_quotes || open_end ? '\0' : ' ';
+  return rl_completion_matches(text, NextMatch);
+}
+
 }  // namespace
 
 LineEditor::LineEditor(std::string history_path, int interrupt_fd)
@@ -36,6 +68,8 @@ LineEditor::LineEditor(std::string history_path, int interrupt_fd)
   if (std::setlocale(LC_CTYPE, "") == nullptr || MB_CUR_MAX == 1) std::setlocale(LC_CTYPE, "C.UTF-8");
   rl_catch_signals = 0;  // SIGINT reaches SigintRouter, not readline's handler
   rl_readline_name = "shoal";
+  rl_basic_word_break_characters = g_word_breaks;
+  rl_attempted_completion_function = AttemptCompletion;
   using_history();
   stifle_history(kHistoryEntries);
   if (!history_path_.empty()) read_history(history_path_.c_str());
@@ -43,6 +77,13 @@ LineEditor::LineEditor(std::string history_path, int interrupt_fd)
 
 LineEditor::~LineEditor() {
   if (!history_path_.empty()) write_history(history_path_.c_str());
+  g_source = {};
+  g_pending = nullptr;
+}
+
+void LineEditor::SetCompletion(CompletionSource source, std::function<std::string()> pending) {
+  g_source = std::move(source);
+  g_pending = std::move(pending);
 }
 
 void LineEditor::AddHistory(const std::string& entry) {

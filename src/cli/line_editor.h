@@ -1,11 +1,15 @@
-// Reads interactive input lines with libedit's readline-compatible API (editing, history in a
-// file), waking up on Ctrl-C so the shell can clear the line instead of dying.
+// Reads interactive input lines with libedit's readline-compatible API (editing, Tab completion
+// by cli/completer.h, history in a file: a multi-line statement is one entry), waking up on
+// Ctrl-C so the shell can clear the line instead of dying.
 //
 // Thread-safety: not thread-safe; the editor's state is process-global, so use one LineEditor
 // at a time.
 #pragma once
 
+#include <functional>
 #include <string>
+
+#include "cli/completer.h"
 
 namespace shoal::cli {
 
@@ -23,6 +27,8 @@ class LineEditor {
   // Shows `prompt` and reads one line into *line. kInterrupted: Ctrl-C cleared the line.
   Event ReadLine(const std::string& prompt, std::string* line);
   void AddHistory(const std::string& entry);
+  // Completes with `source`; `pending` returns the earlier lines of the statement being typed.
+  void SetCompletion(CompletionSource source, std::function<std::string()> pending);
 
  private:
   std::string history_path_;

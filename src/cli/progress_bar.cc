@@ -7,11 +7,6 @@
 
 namespace shoal::cli {
 
-namespace {
-constexpr int64_t kInitialDelayMs = 300;
-constexpr int64_t kRedrawIntervalMs = 100;
-}  // namespace
-
 void ProgressBar::Start(int64_t now_ms) {
   start_ms_ = now_ms;
   last_draw_ms_ = -1;
@@ -23,7 +18,7 @@ std::string ProgressBar::Update(double fraction, std::string_view what, int64_t 
   if (!(fraction >= 0)) fraction = 0;  // also NaN
   fraction = std::min(fraction, 1.0);
   int percent = static_cast<int>(fraction * 100);
-  if (now_ms - start_ms_ < kInitialDelayMs) return "";
+  if (now_ms - start_ms_ < kDelayMs) return "";
   if (last_draw_ms_ >= 0 && now_ms - last_draw_ms_ < kRedrawIntervalMs) return "";
   if (percent == last_percent_) return "";
   last_draw_ms_ = now_ms;

@@ -1,6 +1,6 @@
 // Draws a throttled one-line progress bar for long statements (on stderr, by the shell): nothing
-// for the first 300 ms of a statement, then at most one redraw per 100 ms and only when the
-// shown percentage changes.
+// for the first 2 s of a statement (DuckDB's delay), then at most one redraw per 100 ms and only
+// when the shown percentage changes.
 //
 // Thread-safety: not thread-safe; the shell serializes Update calls from worker threads.
 #pragma once
@@ -13,6 +13,9 @@ namespace shoal::cli {
 
 class ProgressBar {
  public:
+  static constexpr int64_t kDelayMs = 2000;
+  static constexpr int64_t kRedrawIntervalMs = 100;
+
   explicit ProgressBar(int width = 80) : width_(width) {}
 
   // Starts a new statement at `now_ms` (a monotonic clock in milliseconds).

@@ -27,14 +27,14 @@ TEST(ProgressBar, ClampsOutOfRangeFractions) {
 TEST(ProgressBar, WaitsBeforeFirstDrawThenThrottles) {
   ProgressBar bar(50);
   bar.Start(1000);
-  EXPECT_EQ(bar.Update(0.1, "x", 1100), "");  // too early
+  EXPECT_EQ(bar.Update(0.1, "x", 2999), "");  // too early: 2 s delay
   EXPECT_EQ(bar.Clear(), "");                 // nothing drawn yet
-  std::string first = bar.Update(0.2, "x", 1400);
+  std::string first = bar.Update(0.2, "x", 3000);
   ASSERT_FALSE(first.empty());
   EXPECT_EQ(first[0], '\r');
-  EXPECT_EQ(bar.Update(0.3, "x", 1450), "");   // within 100 ms
-  EXPECT_EQ(bar.Update(0.2, "x", 1600), "");   // same percentage
-  EXPECT_FALSE(bar.Update(0.3, "x", 1600).empty());
+  EXPECT_EQ(bar.Update(0.3, "x", 3050), "");   // within 100 ms
+  EXPECT_EQ(bar.Update(0.2, "x", 3200), "");   // same percentage
+  EXPECT_FALSE(bar.Update(0.3, "x", 3200).empty());
   EXPECT_EQ(bar.Clear(), "\r\x1b[K");
   EXPECT_EQ(bar.Clear(), "");
 }

@@ -11,7 +11,10 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "cli/completer.h"
 #include "cli/dot_command.h"
 #include "cli/output_format.h"
 #include "cli/progress_bar.h"
@@ -45,7 +48,8 @@ class Shell {
 
   // Runs SQL text (one or more statements); false after printing the first error.
   bool RunSql(std::string_view sql);
-  // Runs lines from `in` (dot commands allowed); false at the first failure.
+  // Runs lines from `in` (dot commands allowed); false at the first failure when .bail is on
+  // (the default off a terminal), else false when any unit failed.
   bool RunLines(std::istream& in);
   // The interactive read-eval-print loop on a terminal; returns the exit status.
   int RunInteractive();
@@ -54,7 +58,25 @@ class Shell {
   Shell(const ShellOptions& options, ShellTerminal terminal);
   // Executes a dot command; *exit is set for .exit/.quit.
   bool RunDotCommand(std::string_view line, bool* exit);
-  void PrintError(const Status& status);
+  // Opens the warehouse in `dir` (closing the current one).
+  Status OpenWarehouse(const std::string& dir);
+  // .schema: a CREATE TABLE line per table (all when `table` is empty).
+  bool RunSchema(const std::string& table);
+  std::vector<std::string> TableNames();
+  // (name, type) of `table`'s columns and its partition columns into *partitions; errors are
+  // printed when `found` is given (set when the table was described), else ignored.
+  std::vector<std::pair<std::string, std::string>> TableColumns(const std::string& table, bool* found,
+                                                                std::vector<std::string>* partitions);
+  CompletionSource MakeCompletionSource();
+  bool RunFile(const std::string& path);
+  // Redirects results to `path` ("" = back to the terminal); `once`: for the next statement.
+  bool SetOutput(const std::string& path, bool once);
+  // Where results go: the .output file or the terminal's stdout.
+  FILE* out() const { return output_ ? output_ : terminal_.out; }
+  void Print(std::string_view text);
+  // The error on one line; in the interactive shell, with the line of `sql` it points at and a
+  // caret under the offending token when the error locates one.
+  void PrintError(const Status& status, std::string_view sql = {});
   void OnProgress(double fraction, const std::string& what);
   void ClearProgress();
   bool ProgressWanted() const;
@@ -62,11 +84,20 @@ class Shell {
   ShellOptions options_;
   ShellTerminal terminal_;
   OutputFormat format_;
+  TableLayout layout_;
+  int max_width_ = 0;       // .maxwidth; 0 = the terminal's width
   bool timer_ = false;
   bool interactive_ = false;
+  bool bail_ = true;        // .bail; off in the interactive shell
+  bool echo_ = false;       // .echo
+  bool changes_ = false;    // .changes
+  FILE* output_ = nullptr;  // .output / .once file; null = terminal_.out
+  bool output_once_ = false;
+  DatabaseOptions db_options_;
   std::mutex progress_mu_;
   ProgressBar progress_;  // guarded by progress_mu_
   bool progress_active_ = false;  // guarded by progress_mu_
+  bool progress_on_ = true;       // .progress; guarded by progress_mu_
   // Declared last: destroyed first, while the progress state its callback uses still exists.
   std::unique_ptr<Database> db_;
   std::unique_ptr<Connection> con_;

@@ -35,13 +35,20 @@ std::string DecodeHistoryFile(const std::string& text) {
 
 class ShellInteractive : public ::testing::Test {
  protected:
-  void SetUp() override {
+  void SetUp() override { Spawn(); }
+
+  // Starts the shell on the test's warehouse and home directory (again after an exit).
+  void Spawn() {
     std::string binary = testing::BinaryDir() + "/shoal";
     if (!fs::exists(binary)) FAIL() << "shoal binary not found at " << binary << " (build target shoal)";
     std::string home = dir_.Join("home");
     std::string wh = dir_.Join("wh");
     fs::create_directories(home);
     fs::create_directories(wh);
+    if (master_ >= 0) close(master_);
+    screen_.clear();
+    consumed_ = 0;
+    exited_ = false;
     struct winsize ws = {};
     ws.ws_row = 40;
     ws.ws_col = 100;
@@ -105,6 +112,13 @@ class ShellInteractive : public ::testing::Test {
     return -2;
   }
 
+  std::string History() {
+    std::ifstream history(dir_.Join("home") + "/.shoal_history");
+    std::stringstream ss;
+    ss << history.rdbuf();
+    return DecodeHistoryFile(ss.str());
+  }
+
   testing::TempDir dir_;
   int master_ = -1;
   pid_t pid_ = -1;
@@ -149,6 +163,128 @@ TEST_F(ShellInteractive, CtrlCClearsThePartialStatement) {
   ASSERT_TRUE(WaitFor("{\"n\":7}")) << screen_;
   ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
   Type("\x04");  // Ctrl-D at an empty prompt ends the session
+  EXPECT_EQ(WaitExit(), 0) << screen_;
+}
+
+TEST_F(ShellInteractive, TabCompletesKeywordTableAndColumn) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("CREATE TABLE events AS SELECT 41 AS amount, 7 AS user_id;\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".mode csv\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  // Each word is typed only in part: the statement runs only if Tab completed all three.
+  Type("SEL\t");
+  ASSERT_TRUE(WaitFor("SELECT")) << screen_;
+  Type("amount + 1 AS a FROM ev\t");
+  ASSERT_TRUE(WaitFor("events")) << screen_;
+  Type("WHERE user_\t= 7 AND amo\t= 41;\r");
+  ASSERT_TRUE(WaitFor("a\r\n42\r\n")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".exit\r");
+  EXPECT_EQ(WaitExit(), 0) << screen_;
+}
+
+TEST_F(ShellInteractive, MultiLineHistoryEntrySurvivesARestart) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".mode csv\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 40 +\r");
+  ASSERT_TRUE(WaitFor("‣ ")) << screen_;
+  Type("2 AS answer;\r");
+  ASSERT_TRUE(WaitFor("answer\r\n42\r\n")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".exit\r");
+  ASSERT_EQ(WaitExit(), 0) << screen_;
+  EXPECT_NE(History().find("SELECT 40 +\n2 AS answer;"), std::string::npos) << History();
+
+  Spawn();
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("\x10");  // Ctrl-P: the previous entry (.exit)
+  Type("\x10");  // and the one before: the whole two-line statement
+  Type("\r");
+  ASSERT_TRUE(WaitFor("42")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("\x04");
+  EXPECT_EQ(WaitExit(), 0) << screen_;
+}
+
+TEST_F(ShellInteractive, DotCommandsChangeOutputAndUnknownOnesSuggest) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".shema\r");
+  ASSERT_TRUE(WaitFor("did you mean .schema?")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".mode line\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 1 AS one, NULL AS nothing;\r");
+  ASSERT_TRUE(WaitFor("    one = 1\r\nnothing = NULL\r\n")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT nope;\r");
+  // The error, then the statement's line with a caret under the unknown column.
+  ASSERT_TRUE(WaitFor("BinderException: ")) << screen_;
+  ASSERT_TRUE(WaitFor("LINE 1: SELECT nope;\r\n               ^")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".exit\r");
+  EXPECT_EQ(WaitExit(), 1) << screen_;
+}
+
+// Ctrl-C stops a scan, a join build, a sort and an INSERT promptly; the INSERT commits nothing.
+TEST_F(ShellInteractive, CtrlCStopsRunningStatementsPromptlyAndCommitsNothing) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".mode csv\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("CREATE TABLE t AS SELECT 1 AS id;\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  const char* statements[] = {
+      "SELECT count(*) FROM range(0, 5000000000) WHERE id % 7 = 3;",
+      // Both sides too large to build in the 0.8 s before Ctrl-C: it lands in the build.
+      "SELECT count(*) FROM range(0, 5000000000) AS a JOIN range(0, 4000000000) AS b ON a.id = b.id;",
+      "SELECT id FROM range(0, 5000000000) ORDER BY id DESC;",
+      "INSERT INTO t SELECT id FROM range(0, 5000000000) WHERE id % 3 = 0;",
+  };
+  for (const char* sql : statements) {
+    Type(std::string(sql) + "\r");
+    usleep(800 * 1000);
+    auto sent = std::chrono::steady_clock::now();
+    Type("\x03");
+    ASSERT_TRUE(WaitFor("InterruptException", 10000)) << sql << "\n" << screen_;
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent).count();
+    // The issue asks for 200 ms; the bound leaves room for a loaded shared machine.
+    EXPECT_LT(ms, 1000) << sql;
+    std::printf("Ctrl-C to InterruptException: %lld ms for %s\n", static_cast<long long>(ms), sql);
+    ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  }
+  Type("SELECT count(*) AS n FROM t;\r");
+  ASSERT_TRUE(WaitFor("n\r\n1\r\n")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("\x04");
+  EXPECT_EQ(WaitExit(), 1) << screen_;
+  int commits = 0;
+  for (const auto& e : fs::directory_iterator(dir_.Join("wh/t/_delta_log"))) {
+    commits += e.path().extension() == ".json";
+  }
+  EXPECT_EQ(commits, 1);  // version 0 only
+}
+
+// A statement running over 2 s draws the bar on the terminal; it is erased before the result.
+TEST_F(ShellInteractive, ProgressBarAfterTheDelayIsGoneBeforeTheResult) {
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  screen_.clear();
+  consumed_ = 0;
+  auto start = std::chrono::steady_clock::now();
+  Type("SELECT count(*) AS hits FROM range(0, 250000000) WHERE id % 7 = 3;\r");
+  ASSERT_TRUE(WaitFor("35714286", 120000)) << screen_;
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (secs < 2.6) GTEST_SKIP() << "the query took " << secs << " s: under the bar's 2 s delay";
+  const size_t bar = screen_.rfind("%\x1b[K");
+  ASSERT_NE(bar, std::string::npos) << "no progress bar drawn in " << secs << " s";
+  const size_t clear = screen_.find("\r\x1b[K", bar);
+  const size_t table = screen_.find("┌");
+  ASSERT_NE(clear, std::string::npos);
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_LT(bar, clear);
+  EXPECT_LT(clear, table);
+  EXPECT_EQ(screen_.find("%", table), std::string::npos) << "bar drawn after the result";
+  Type(".exit\r");
   EXPECT_EQ(WaitExit(), 0) << screen_;
 }
 

@@ -25,9 +25,11 @@ std::string UsageText() {
          "Options:\n"
          "  -c SQL         run one or more ';'-separated statements and exit (may repeat)\n"
          "  -f FILE        run the statements in FILE and exit (may repeat)\n"
-         "  --format F     output format: table (default) | csv | json | jsonl\n"
+         "  --format F     output format: table (default) | box | csv | json | jsonl | markdown | line\n"
          "  --stats        after each statement print `stats {...}` scan metrics to stderr (and\n"
          "                 `s3_stats {...}`: S3 requests and bytes per kind, when S3 was used)\n"
+         "  --summary      after each statement that read files print one readable line of what its\n"
+         "                 scans read and skipped to stderr\n"
          "  --threads N    worker threads (default: hardware concurrency)\n"
          "  --memory-limit SIZE\n"
          "                 memory for query execution, e.g. 4GB or 512MiB (default: 80% of\n"
@@ -87,6 +89,9 @@ Result<ShellOptions> ParseShellArgs(const std::vector<std::string>& args) {
     } else if (name == "--stats") {
       RETURN_NOT_OK(no_value());
       opts.stats = true;
+    } else if (name == "--summary") {
+      RETURN_NOT_OK(no_value());
+      opts.summary = true;
     } else if (name == "--threads") {
       ASSIGN_OR_RETURN(std::string n, value());
       int v = -1;

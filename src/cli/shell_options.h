@@ -29,6 +29,9 @@ struct ShellOptions {
   std::optional<OutputFormat> format;
   // --stats: print each statement's scan metrics to stderr.
   bool stats = false;
+  // --summary: print one readable line of the scan metrics of each statement that read files
+  // to stderr.
+  bool summary = false;
   // --threads; 0 = hardware concurrency.
   int threads = 0;
   // --memory-limit in bytes (DatabaseOptions::memory_limit); 0 = 80% of physical memory.

@@ -26,6 +26,8 @@ class StatementReader {
   std::optional<InputUnit> Finish();
   // True while a statement is partly read (the interactive shell's continuation prompt).
   bool in_statement() const { return !buffer_.empty(); }
+  // The lines of the partly read statement, joined by newlines ("" between statements).
+  const std::string& pending() const { return buffer_; }
   // Drops the partly read statement (Ctrl-C at the prompt).
   void Clear() { buffer_.clear(); }
 

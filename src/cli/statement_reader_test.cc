@@ -85,12 +85,45 @@ TEST(DotCommand, ParsesEveryCommand) {
   ASSERT_TRUE(mode.ok());
   EXPECT_EQ(mode->kind, DotCommand::Kind::kMode);
   EXPECT_EQ(mode->format, OutputFormat::kJsonl);
-  EXPECT_TRUE(ParseDotCommand(".timer on")->timer);
-  EXPECT_FALSE(ParseDotCommand(".timer off")->timer);
+  EXPECT_TRUE(ParseDotCommand(".timer on")->on);
+  EXPECT_FALSE(ParseDotCommand(".timer off")->on);
+  EXPECT_EQ(ParseDotCommand(".mode markdown")->format, OutputFormat::kMarkdown);
+  EXPECT_EQ(ParseDotCommand(".mode line")->format, OutputFormat::kLine);
+  EXPECT_EQ(ParseDotCommand(".mode box")->format, OutputFormat::kBox);
+  EXPECT_EQ(ParseDotCommand(".maxrows 7")->number, 7);
+  EXPECT_EQ(ParseDotCommand(".maxwidth 120")->kind, DotCommand::Kind::kMaxWidth);
+  EXPECT_EQ(ParseDotCommand(".nullvalue  (null) x ")->text, "(null) x");
+  EXPECT_EQ(ParseDotCommand(".print hello  world")->text, "hello  world");
+  EXPECT_EQ(ParseDotCommand(".read 'my file.sql'")->text, "my file.sql");
+  EXPECT_EQ(ParseDotCommand(".output")->text, "");
+  EXPECT_EQ(ParseDotCommand(".output out.csv")->text, "out.csv");
+  EXPECT_EQ(ParseDotCommand(".schema")->kind, DotCommand::Kind::kSchema);
+  EXPECT_EQ(ParseDotCommand(".schema t")->text, "t");
+  for (const char* on : {".bail on", ".changes on", ".echo on", ".headers on", ".progress on"}) {
+    EXPECT_TRUE(ParseDotCommand(on)->on) << on;
+  }
+}
+
+TEST(DotCommand, UnknownCommandSuggestsTheClosestName) {
+  EXPECT_NE(ParseDotCommand(".shema t").status().message().find("did you mean .schema?"), std::string::npos);
+  EXPECT_NE(ParseDotCommand(".tabels").status().message().find("did you mean .tables?"), std::string::npos);
+  EXPECT_NE(ParseDotCommand(".outptu x").status().message().find("did you mean .output?"), std::string::npos);
+}
+
+TEST(DotCommand, HelpListsEveryCommand) {
+  const std::string help = DotHelpText();
+  for (const char* name : {".bail", ".cd", ".changes", ".echo", ".exit", ".headers", ".help", ".maxrows",
+                           ".maxwidth", ".mode", ".nullvalue", ".once", ".open", ".output", ".print",
+                           ".progress", ".quit", ".read", ".schema", ".tables", ".timer"}) {
+    const bool listed = help.find(std::string(name) + " ") != std::string::npos ||
+                        help.find(std::string(name) + ",") != std::string::npos;
+    EXPECT_TRUE(listed) << name;
+  }
 }
 
 TEST(DotCommand, RejectsUnknownCommandsAndBadArguments) {
-  for (const char* bad : {".bogus", ".mode", ".mode xml", ".timer", ".timer maybe", ".tables x", "mode"}) {
+  for (const char* bad : {".bogus", ".mode", ".mode xml", ".timer", ".timer maybe", ".tables x", "mode",
+                          ".maxrows -1", ".maxrows x", ".read", ".open a b", ".once"}) {
     auto r = ParseDotCommand(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);

@@ -172,7 +172,8 @@ std::string RenderTable(const QueryResult& result, const TableLayout& layout) {
     col.width = std::max({1, DisplayWidth(col.name), DisplayWidth(col.type)});
     col.cells.reserve(shown.size());
     for (int64_t r : shown) {
-      col.cells.push_back(EscapeControls(result.GetText(r, c)));
+      const bool null = layout.null_value && result.IsNull(r, c);
+      col.cells.push_back(EscapeControls(null ? *layout.null_value : result.GetText(r, c)));
       col.width = std::max(col.width, DisplayWidth(col.cells.back()));
     }
     col.min_width = std::min(col.width, std::max(kMinColumnWidth, std::min(DisplayWidth(col.name), kMaxHeaderKeep)));
@@ -233,12 +234,14 @@ std::string RenderTable(const QueryResult& result, const TableLayout& layout) {
 
   std::string out;
   AppendBorder(cols, "┌", "┬", "┐", &out);
-  for (size_t c = 0; c < cols.size(); ++c) texts[c] = cols[c].name;
-  AppendRow(cols, texts, center, &out);
-  for (size_t c = 0; c < cols.size(); ++c) texts[c] = cols[c].type;
-  AppendRow(cols, texts, center, &out);
+  if (layout.headers) {
+    for (size_t c = 0; c < cols.size(); ++c) texts[c] = cols[c].name;
+    AppendRow(cols, texts, center, &out);
+    for (size_t c = 0; c < cols.size(); ++c) texts[c] = cols[c].type;
+    AppendRow(cols, texts, center, &out);
+  }
   if (!shown.empty()) {
-    AppendBorder(cols, "├", "┼", "┤", &out);
+    if (layout.headers) AppendBorder(cols, "├", "┼", "┤", &out);
     for (size_t i = 0; i < shown.size(); ++i) {
       if (i == elide_at) {
         for (size_t c = 0; c < cols.size(); ++c) texts[c] = "·";

@@ -5,6 +5,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,10 @@ struct TableLayout {
   int max_width = 80;
   // Results with more rows show the first and last max_rows/2 rows.
   int max_rows = 40;
+  // Column names (and, in a table, types) above the rows (the shell's .headers).
+  bool headers = true;
+  // How NULL is shown (.nullvalue); unset: "NULL", and an empty field in csv.
+  std::optional<std::string> null_value;
 };
 
 std::string RenderTable(const QueryResult& result, const TableLayout& layout);

@@ -24,6 +24,8 @@ namespace {
 // 100 MB/s connection brings in the 20 ms round trip that asking for them later would cost.
 constexpr int64_t kEagerRestBytes = int64_t{2} << 20;
 
+// A file's share of a scan's progress: its size, or 1 MiB when unknown.
+int64_t FileProgressWeight(const FileTask& f) { return f.size > 0 ? f.size : int64_t{1} << 20; }
 }  // namespace
 
 struct FileSetScan::FileState {
@@ -62,6 +64,7 @@ FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
   }
   for (size_t i = 0; i < files_.size(); ++i) queue_.push_back({static_cast<int>(i), -1, nullptr, {}, false});
   remote_ = spec_.fs && !files_.empty() && spec_.fs->IsRemote(files_.front().path);
+  for (size_t i = 0; i < files_.size(); ++i) progress_planned_ += FileProgressWeight(files_[i]);
   metrics_.files_total = spec_.files_total;
   metrics_.files_pruned_partition = spec_.files_pruned_partition;
   metrics_.files_pruned_stats = spec_.files_pruned_stats;
@@ -579,6 +582,12 @@ Result<BatchPtr> FileSetScan::PrewhereBatch(Local* local, int64_t begin, int64_t
   return MakeOutput(fst, std::move(cols), first_row, sel, m);
 }
 
+void FileSetScan::CreditRowGroup(int file, int group, int groups) {
+  const int64_t w = FileProgressWeight(files_[file]);
+  const int64_t share = groups <= 0 ? w : w * (group + 1) / groups - w * group / groups;
+  progress_done_.fetch_add(share, std::memory_order_relaxed);
+}
+
 Status FileSetScan::ExpandFile(Morsel* m) {
   parquet::ReadStats footer;
   ASSIGN_OR_RETURN(m->state, OpenQueuedFile(m->file, &footer));
@@ -593,12 +602,16 @@ Status FileSetScan::ExpandFile(Morsel* m) {
     Morsel rm{m->file, g, m->state, {}, false};
     if (!m->state->pruner) {
       int64_t rows = m->state->reader->row_group_num_rows(g);
-      if (rows <= 0) continue;
+      if (rows <= 0) {
+        CreditRowGroup(m->file, g, groups);
+        continue;
+      }
       rm.rows.push_back({0, rows});
       rm.judged = true;
     }
     keep.push_back(std::move(rm));
   }
+  if (groups == 0) CreditRowGroup(m->file, 0, 0);
   std::lock_guard<std::mutex> lock(mu_);
   for (size_t i = keep.size(); i-- > 0;) queue_.push_front(std::move(keep[i]));
   return Status::OK();
@@ -620,7 +633,9 @@ Result<bool> FileSetScan::JudgeRowGroup(Morsel* m) {
   }
   AddMetrics(fm);
   m->judged = true;
-  return !v.skip && !m->rows.empty();
+  const bool keep = !v.skip && !m->rows.empty();
+  if (!keep) CreditRowGroup(m->file, m->row_group, m->state->reader->num_row_groups());
+  return keep;
 }
 
 Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
@@ -637,6 +652,7 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
         if (local->column_wise) m.pages_skipped_prewhere = local->stats.pages_skipped + unread;
         m.bytes_read = local->stats.bytes_read;
         AddMetrics(m);
+        CreditRowGroup(local->state->index, local->row_group, local->state->reader->num_row_groups());
         local->stats = {};
         local->rg_metrics = {};
         local->rg_reader.reset();

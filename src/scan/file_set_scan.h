@@ -107,6 +107,11 @@ class FileSetScan {
   size_t num_files() const { return files_.size(); }
   // The files planned for reading (after the planner's pruning), e.g. for a transaction's read set.
   const std::vector<FileTask>& files() const { return files_; }
+  // Work done and planned, in bytes of the planned files (a file of unknown size counts as
+  // 1 MiB), a file's share credited row group by row group as each is read or skipped. Safe to
+  // call from any thread while the scan runs.
+  int64_t progress_done() const { return progress_done_.load(std::memory_order_relaxed); }
+  int64_t progress_planned() const { return progress_planned_; }
 
  private:
   struct FileState;
@@ -159,6 +164,8 @@ class FileSetScan {
   Result<columnar::BatchPtr> ToOutput(const FileState& fs, const columnar::RecordBatch& in, int64_t first_row,
                                       Local* local);
   void AddMetrics(const ScanMetrics& m);
+  // Credits row group `group` of `groups` of file `file` (all of it when groups == 0).
+  void CreditRowGroup(int file, int group, int groups);
 
   FileSetScanSpec spec_;
   std::vector<FileTask> files_;
@@ -174,6 +181,8 @@ class FileSetScan {
   int opening_ = 0;           // file morsels being opened; guarded by mu_
   ScanMetrics metrics_;       // guarded by mu_
   std::atomic<int64_t> rows_out_{0};
+  int64_t progress_planned_ = 0;
+  std::atomic<int64_t> progress_done_{0};
   bool remote_ = false;  // the files are on latency-bound storage
   struct Opened {
     Status status;

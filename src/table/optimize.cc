@@ -53,6 +53,7 @@ struct RewriteContext {
   // Row tracking: the metadata with the materialized row id columns (what `metadata` and
   // `schema` then describe), so rewrites keep every row's id (table/row_id_columns.h).
   std::shared_ptr<const delta::Metadata> row_id_metadata;
+  std::function<void(int64_t done, int64_t planned)> progress;  // OptimizeOptions::progress
 };
 
 // The sink's batch with materialized row ids filled in (when the table tracks rows).
@@ -196,6 +197,9 @@ Result<std::vector<BinResult>> RewriteBins(const RewriteContext& ctx, const std:
   std::vector<BinResult> results(bins.size());
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
+  std::atomic<int64_t> rewritten{0};
+  const int64_t planned = static_cast<int64_t>(bins.size());
+  if (ctx.progress) ctx.progress(0, planned);
   auto work = [&] {
     while (!failed.load()) {
       size_t i = next.fetch_add(1);
@@ -203,6 +207,8 @@ Result<std::vector<BinResult>> RewriteBins(const RewriteContext& ctx, const std:
       BinResult& r = results[i];
       r.status = ctx.zorder_columns.empty() ? CompactBin(ctx, bins[i], &r) : ZOrderBin(ctx, bins[i], &r);
       if (!r.status.ok()) failed = true;
+      const int64_t done = rewritten.fetch_add(1) + 1;
+      if (ctx.progress) ctx.progress(done, planned);
     }
   };
   int workers = std::clamp<int>(threads, 1, static_cast<int>(std::max<size_t>(1, bins.size())));
@@ -289,6 +295,7 @@ Result<OptimizeResult> Execute(const RewriteContext& ctx, const RewritePlan& pla
 Result<RewriteContext> MakeContext(const scan::DeltaTable& table, txn::Transaction* txn,
                                    const OptimizeOptions& options) {
   RewriteContext ctx;
+  ctx.progress = options.progress;
   ctx.fs = txn->fs();
   ctx.root = table.snapshot()->table_root();
   ctx.metadata = &table.snapshot()->metadata();

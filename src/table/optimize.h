@@ -17,6 +17,7 @@
 // call uses its own worker threads.
 #pragma once
 
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,6 +49,10 @@ struct OptimizeOptions {
   // Worker threads rewriting bins in parallel; 0: the hardware concurrency (at most 8).
   int threads = 0;
   ZOrderOptions zorder;
+  // Called with the bins rewritten so far and the bins planned, once before the rewrites and
+  // after each bin (from the worker threads, possibly at once: `done` may arrive out of order);
+  // empty: none.
+  std::function<void(int64_t done, int64_t planned)> progress;
 };
 
 // Min/max/average/count/total of a set of file sizes (Delta's FileSizeMetrics).

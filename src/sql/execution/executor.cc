@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "sql/execution/physical_basic.h"
+#include "sql/execution/statement_progress.h"
 #include "sql/execution/thread_pool.h"
 
 namespace shoal::sql {
@@ -37,7 +38,41 @@ struct Executor::Pipeline {
   int sink_input = 0;
   std::vector<std::unique_ptr<Pipeline>> deps;  // run before this one
   std::vector<PhysicalOperator*> finalize;      // finalized after deps, before this one
+  int phase = -1;                               // StatementProgress phase, -1 when none
 };
+
+void Executor::AddProgressPhases(Pipeline* p) {
+  if (!ctx_->progress) return;
+  for (auto& d : p->deps) AddProgressPhases(d.get());
+  // A dependency is named by its sink (the join build, aggregate or sort it feeds).
+  std::string what = p->source->Name();
+  if (p->sink && p->sink->Name() != "QueryResult" && p->sink->Name() != "StreamResult") what = p->sink->Name();
+  p->phase = ctx_->progress->AddPhase(p->source->WorkEstimate(), std::move(what));
+}
+
+void Executor::CompletePhase(const Pipeline& p) {
+  if (ctx_->progress) ctx_->progress->CompletePhase(p.phase);
+}
+
+namespace {
+// Unregisters a pipeline's source from the progress tracker before the source goes away.
+class ProgressSourceScope {
+ public:
+  ProgressSourceScope(StatementProgress* progress, int phase, const SourceState* source)
+      : progress_(progress), phase_(phase) {
+    if (progress_) progress_->SetSource(phase_, source);
+  }
+  ~ProgressSourceScope() {
+    if (progress_) progress_->SetSource(phase_, nullptr);
+  }
+  ProgressSourceScope(const ProgressSourceScope&) = delete;
+  ProgressSourceScope& operator=(const ProgressSourceScope&) = delete;
+
+ private:
+  StatementProgress* progress_;
+  int phase_;
+};
+}  // namespace
 
 Status Executor::Build(PhysicalOperator* op, Pipeline* p) {
   auto add_inputs = [&](PhysicalOperator* sink) -> Status {
@@ -144,6 +179,9 @@ Status Executor::RunPipeline(Pipeline* p) {
       Timer t(sink->stats);
       RETURN_NOT_OK(sink->Finalize(*ctx_));
       done.push_back(sink);
+      for (auto& d : p->deps) {
+        if (d->sink == sink) CompletePhase(*d);
+      }
     }
   }
   for (auto* op : p->finalize) {
@@ -151,8 +189,10 @@ Status Executor::RunPipeline(Pipeline* p) {
     Timer t(op->stats);
     RETURN_NOT_OK(op->Finalize(*ctx_));
   }
+  for (auto& d : p->deps) CompletePhase(*d);
   RETURN_NOT_OK(ctx_->CheckInterrupt());
   ASSIGN_OR_RETURN(std::unique_ptr<SourceState> source, p->source->OpenSource(*ctx_));
+  ProgressSourceScope progress_scope(ctx_->progress.get(), p->phase, source.get());
   std::atomic<bool> failed{false};
   std::mutex mu;
   Status first;
@@ -201,8 +241,10 @@ Result<std::vector<columnar::BatchPtr>> Executor::Run(PhysicalOperator* root,
   Pipeline p;
   p.sink = &collect;
   RETURN_NOT_OK(Build(root, &p));
+  AddProgressPhases(&p);
   RETURN_NOT_OK(RunPipeline(&p));
   RETURN_NOT_OK(collect.Finalize(*ctx_));
+  CompletePhase(p);
   if (result_memory) {
     *result_memory = collect.TakeMemory();
     result_memory->Trim();
@@ -278,7 +320,10 @@ struct PlanStream::State {
 };
 
 PlanStream::PlanStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
-PlanStream::~PlanStream() = default;
+PlanStream::~PlanStream() {
+  // The progress reporter may outlive the stream (it belongs to the context): let go of the source.
+  if (state_ && state_->ctx->progress) state_->ctx->progress->SetSource(state_->pipeline.phase, nullptr);
+}
 
 Result<std::unique_ptr<PlanStream>> PlanStream::Open(ExecContext* ctx, PhysicalOperator* root) {
   auto st = std::make_unique<State>(ctx);
@@ -286,10 +331,13 @@ Result<std::unique_ptr<PlanStream>> PlanStream::Open(ExecContext* ctx, PhysicalO
   Executor::Pipeline& p = st->pipeline;
   p.sink = st->sink.get();
   RETURN_NOT_OK(st->exec.Build(root, &p));
+  st->exec.AddProgressPhases(&p);
   for (auto& d : p.deps) RETURN_NOT_OK(st->exec.RunPipeline(d.get()));
   for (auto* op : p.finalize) RETURN_NOT_OK(op->Finalize(*ctx));
+  for (auto& d : p.deps) st->exec.CompletePhase(*d);
   RETURN_NOT_OK(ctx->CheckInterrupt());
   ASSIGN_OR_RETURN(st->source, p.source->OpenSource(*ctx));
+  if (ctx->progress) ctx->progress->SetSource(p.phase, st->source.get());
   int n = ctx->pool ? std::max(1, ctx->threads) : 1;
   st->locals.resize(n);
   st->states.resize(n);
@@ -374,8 +422,12 @@ Status PlanStream::Finish() {
     if (c.batch && c.batch->num_rows > 0) s.ready.push_back(std::move(c.batch));
   }
   ScanMetrics m = s.source->metrics();
-  std::lock_guard<std::mutex> lock(s.ctx->metrics_mu);
-  s.ctx->scan_metrics.Add(m);
+  {
+    std::lock_guard<std::mutex> lock(s.ctx->metrics_mu);
+    s.ctx->scan_metrics.Add(m);
+  }
+  s.exec.CompletePhase(*p);
+  if (s.ctx->progress) s.ctx->progress->ReportIfComplete();
   return Status::OK();
 }
 

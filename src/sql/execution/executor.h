@@ -28,6 +28,9 @@ class Executor {
   friend class PlanStream;
   struct Pipeline;
   Status Build(PhysicalOperator* op, Pipeline* p);
+  // Registers a progress phase for `p` and the pipelines it depends on (ctx->progress).
+  void AddProgressPhases(Pipeline* p);
+  void CompletePhase(const Pipeline& p);
   Status RunPipeline(Pipeline* p);
   Status RunWorker(Pipeline* p, SourceState* source, const std::atomic<bool>* failed);
   Status Push(Pipeline* p, size_t i, std::vector<std::unique_ptr<OperatorState>>& states,

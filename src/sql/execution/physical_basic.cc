@@ -22,6 +22,7 @@ class ScanSourceState : public SourceState {
     return scan_->Next(static_cast<ScanLocal*>(local)->scan.get(), &out->batch, &out->order);
   }
   ScanMetrics metrics() const override { return scan_->metrics(); }
+  WorkProgress progress() const override { return scan_->progress(); }
 
  private:
   std::unique_ptr<Scan> scan_;
@@ -65,6 +66,11 @@ std::string PhysicalTableScan::Details() const {
   if (request_.limit_hint >= 0) s += " limit=" + std::to_string(request_.limit_hint);
   if (!runtime_text_.empty()) s += " runtime filters=[" + runtime_text_ + "]";
   return s;
+}
+
+double PhysicalTableScan::WorkEstimate() const {
+  std::optional<int64_t> rows = source_->EstimatedRows();
+  return rows ? static_cast<double>(*rows) : estimated_rows;
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalTableScan::OpenSource(ExecContext& ctx) {

@@ -26,6 +26,8 @@ class PhysicalTableScan : public PhysicalOperator {
   std::string Details() const override;
   bool IsSource() const override { return true; }
   Result<std::unique_ptr<SourceState>> OpenSource(ExecContext& ctx) override;
+  // The table's rows (a scan reads them all, whatever its filter keeps).
+  double WorkEstimate() const override;
   // A join's build keys, published before this scan opens, filter output column `column`.
   void AddRuntimeFilter(std::shared_ptr<RuntimeFilter> filter, int column) {
     runtime_filters_.emplace_back(std::move(filter), column);

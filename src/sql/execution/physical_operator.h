@@ -31,6 +31,7 @@
 
 namespace shoal::sql {
 
+class StatementProgress;
 class ThreadPool;
 
 struct Chunk {
@@ -53,6 +54,8 @@ struct ExecContext {
 
   std::mutex metrics_mu;
   ScanMetrics scan_metrics;                 // summed over all scans
+  // Reports the statement's progress (statement_progress.h); null: nobody listens.
+  std::shared_ptr<StatementProgress> progress;
 
   // A reservation for `owner` (named in OutOfMemory errors) under this statement's tracker.
   MemoryReservation Reserve(std::string owner) const {
@@ -85,6 +88,9 @@ class SourceState {
   virtual std::unique_ptr<SourceLocalState> MakeLocal() { return nullptr; }
   virtual Result<bool> Next(SourceLocalState* local, Chunk* out) = 0;
   virtual ScanMetrics metrics() const { return {}; }
+  // Work done and planned so far (planned 0 = unknown); called from the progress reporter's
+  // thread while workers run, so implementations read atomics.
+  virtual WorkProgress progress() const { return {}; }
 };
 
 // Hands out a fixed list of batches; order = position in the list. Given the reservation that
@@ -98,6 +104,10 @@ class BatchListSource : public SourceState {
     memory_.Trim();
   }
   Result<bool> Next(SourceLocalState*, Chunk* out) override;
+  WorkProgress progress() const override {
+    const int64_t n = static_cast<int64_t>(batches_.size());
+    return {std::min<int64_t>(n, static_cast<int64_t>(next_.load(std::memory_order_relaxed))), n};
+  }
 
  private:
   std::vector<columnar::BatchPtr> batches_;
@@ -171,6 +181,9 @@ class PhysicalOperator {
   OperatorStats stats;
   // The optimizer's estimate of rows out (EXPLAIN); < 0 when none.
   double estimated_rows = -1;
+  // The work of a pipeline with this operator as its source, relative to others (rows it
+  // reads; progress weights); < 0 when unknown.
+  virtual double WorkEstimate() const { return estimated_rows; }
 
  private:
   columnar::SchemaPtr schema_;

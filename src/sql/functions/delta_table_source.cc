@@ -26,6 +26,7 @@ class FileSetScanAdapter final : public Scan {
     return scan_->Next(l->local.get(), out, order);
   }
   ScanMetrics metrics() const override { return scan_->metrics(); }
+  WorkProgress progress() const override { return {scan_->progress_done(), scan_->progress_planned()}; }
 
  private:
   std::unique_ptr<scan::FileSetScan> scan_;

@@ -102,6 +102,7 @@ class RecordingScan final : public Scan {
   }
 
   std::unique_ptr<ScanLocalState> MakeLocal() override { return inner_->MakeLocal(); }
+  WorkProgress progress() const override { return inner_->progress(); }
   Result<bool> Next(ScanLocalState* local, columnar::BatchPtr* out, uint64_t* order) override {
     ASSIGN_OR_RETURN(bool more, inner_->Next(local, out, order));
     if (more) {

@@ -26,6 +26,12 @@
 
 namespace shoal::sql {
 
+// Work done and planned by a running scan or source, in its own units (statement_progress.h).
+struct WorkProgress {
+  int64_t done = 0;
+  int64_t planned = 0;  // 0 = unknown
+};
+
 // Late materialization for sources that support it (SET shoal.prewhere): kAuto reads the
 // other columns lazily while the filter is selective, kOn always, kOff never.
 enum class PrewhereMode : uint8_t { kAuto, kOn, kOff };
@@ -61,6 +67,9 @@ class Scan {
   virtual Result<bool> Next(ScanLocalState* local, columnar::BatchPtr* out, uint64_t* order) = 0;
   // Scan statistics so far (read after all workers are done).
   virtual ScanMetrics metrics() const { return {}; }
+  // Work done and planned so far in the scan's own units (planned 0 = unknown); called from
+  // another thread while workers run, so implementations read atomics.
+  virtual WorkProgress progress() const { return {}; }
 };
 
 // Per-column statistics for cardinality estimation (optimizer/cardinality.h); every field is

@@ -47,6 +47,7 @@ class RangeScan : public Scan {
     m.rows_scanned = produced_.load();
     return m;
   }
+  WorkProgress progress() const override { return {produced_.load(std::memory_order_relaxed), count_}; }
 
  private:
   int64_t start_, step_, count_;

@@ -10,6 +10,7 @@
 #include "sql/execution/executor.h"
 #include "sql/optimizer/optimizer.h"
 #include "sql/execution/physical_planner.h"
+#include "sql/execution/statement_progress.h"
 #include "sql/session/query_result_impl.h"
 
 namespace shoal::sql {
@@ -146,6 +147,13 @@ void Session::InitContext(ExecContext* ctx) const {
   }
   if (auto rf = Setting("shoal.runtime_filters")) ctx->runtime_filters = *rf != "off";
   if (auto coded = Setting("shoal.coded_strings")) ctx->coded_strings = *coded != "off";
+  ctx->progress = NewProgress();
+}
+
+std::shared_ptr<StatementProgress> Session::NewProgress() const {
+  auto enabled = Setting("enable_progress_bar");
+  if (!db_->options.progress || (enabled && *enabled == "false")) return nullptr;
+  return std::make_shared<StatementProgress>(db_->options.progress);
 }
 
 Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {

@@ -114,6 +114,9 @@ class Session {
   void RegisterRelation(const std::string& name, std::shared_ptr<const TableSource> source);
   // True between BEGIN and COMMIT / ROLLBACK / PREPARE TRANSACTION.
   bool in_transaction() const { return in_transaction_; }
+  // A progress tracker for one statement when DatabaseOptions::progress is set and
+  // enable_progress_bar is not false; null otherwise.
+  std::shared_ptr<StatementProgress> NewProgress() const;
 
  private:
   // Binds, optimizes and plans a query, running its subqueries on `ctx`.

@@ -7,6 +7,7 @@
 #include "sql/session/maintenance_result.h"
 #include "sql/session/maintenance_statement.h"
 #include "sql/session/query_result_impl.h"
+#include "sql/execution/statement_progress.h"
 #include "sql/session/session.h"
 #include "sql/binder/table_expression.h"
 #include "table/log_compaction.h"
@@ -45,9 +46,14 @@ static Result<QueryResult> RunRewrite(Session* session, bool in_transaction, con
                              : table::OptimizeOperationParameters(predicates, zorder_by);
   const char* operation = purge ? "REORG" : "OPTIMIZE";
   ASSIGN_OR_RETURN(TableWrite * w, session->BeginTableWrite(name, operation, std::move(params)));
+  std::shared_ptr<StatementProgress> progress = session->NewProgress();
+  const int phase = progress ? progress->AddPhase(1, operation) : -1;
   auto body = [&]() -> Result<table::OptimizeResult> {
     table::OptimizeOptions options;
     options.zorder_by = zorder_by;
+    if (progress) {
+      options.progress = [&progress, phase](int64_t done, int64_t planned) { progress->SetWork(phase, done, planned); };
+    }
     if (where) {
       ASSIGN_OR_RETURN(options.partition_filter, BindTableExpression(where->ToString(), w->table->schema()->schema));
     }
@@ -61,6 +67,10 @@ static Result<QueryResult> RunRewrite(Session* session, bool in_transaction, con
     return r;
   };
   Result<table::OptimizeResult> r = body();
+  if (progress && r.ok()) {
+    progress->CompletePhase(phase);
+    progress->ReportIfComplete();
+  }
   if (!r.ok()) {
     session->AbortTableWrite(w, r.status());
     return r.status();

@@ -78,6 +78,7 @@ const std::vector<SettingDef>& ConnectionSettings() {
       {"shoal.runtime_filters", "on", &OnOff},  {"shoal.sql.doubleQuotedIdentifiers", "false", &TrueFalse},
       {"shoal.txn.appId", nullptr, &NonEmpty},
       {"shoal.txn.version", nullptr, &Version}, {"shoal.vacuum.retentionCheck", "true", &TrueFalse},
+      {"enable_progress_bar", "true", &TrueFalse},  // DatabaseOptions::progress is called
       {kSessionTimeZoneKey, nullptr, &TimeZoneName},  // unset: the database's default zone
   };
   return defs;

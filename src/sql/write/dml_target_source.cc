@@ -25,6 +25,7 @@ class PermutedScan final : public Scan {
     return true;
   }
   ScanMetrics metrics() const override { return inner_->metrics(); }
+  WorkProgress progress() const override { return inner_->progress(); }
 
  private:
   std::unique_ptr<Scan> inner_;
