@@ -1,18 +1,13 @@
 #include "sql/session/s3_settings.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "io/routing_file_system.h"
+#include "sql/parser/token.h"
 
 namespace shoal::sql {
 
 namespace {
-
-std::string LowerAscii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Result<io::RoutingFileSystem*> Routing(io::FileSystem& fs, const std::string& key) {
   auto* routing = dynamic_cast<io::RoutingFileSystem*>(&fs);
@@ -21,7 +16,7 @@ Result<io::RoutingFileSystem*> Routing(io::FileSystem& fs, const std::string& ke
 }
 
 Result<bool> Bool(const std::string& key, const std::string& value) {
-  std::string v = LowerAscii(value);
+  std::string v = Lower(value);
   if (v == "true" || v == "on" || v == "1") return true;
   if (v == "false" || v == "off" || v == "0") return false;
   return Status::InvalidArgument("SET " + key + ": expected true or false, got '" + value + "'");
@@ -56,7 +51,7 @@ Status Apply(const std::string& key, const std::string& value, io::S3Options* o)
   } else if (key == "s3_session_token") {
     o->session_token = value;
   } else if (key == "s3_url_style") {
-    std::string v = LowerAscii(value);
+    std::string v = Lower(value);
     if (v != "path" && v != "vhost") {
       return Status::InvalidArgument("SET s3_url_style: expected 'path' or 'vhost', got '" + value + "'");
     }
