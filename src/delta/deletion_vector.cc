@@ -306,7 +306,8 @@ Result<DeletionVector> DeletionVector::Load(io::FileSystem& fs, std::string_view
   } else {
     ASSIGN_OR_RETURN(std::string path, DeletionVectorFilePath(table_root, dv));
     what = path;
-    ASSIGN_OR_RETURN(auto file, fs.OpenForRead(path));
+    ASSIGN_OR_RETURN(auto file, table_root.empty() ? fs.OpenForRead(path)
+                                                    : fs.OpenForReadBeneath(std::string(table_root), path, -1));
     int64_t offset = dv.offset.value_or(1);
     int64_t size = dv.size_in_bytes;
     if (file->Size() < 1) return Status::Corruption(what + ": empty deletion vector file");

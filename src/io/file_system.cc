@@ -23,6 +23,20 @@ Result<std::unique_ptr<RandomAccessFile>> FileSystem::OpenForReadOfSize(const st
   return OpenForRead(path);
 }
 
+Status CheckBeneath(const std::string& root, const std::string& path) {
+  if (root.empty() || path.size() <= root.size() + 1 || path.compare(0, root.size(), root) != 0 ||
+      (path[root.size()] != '/' && root.back() != '/')) {
+    return Status::InvalidArgument("'" + path + "' is not a file inside the table at '" + root + "'");
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<RandomAccessFile>> FileSystem::OpenForReadBeneath(const std::string& root,
+                                                                         const std::string& path, int64_t size) {
+  RETURN_NOT_OK(CheckBeneath(root, path));
+  return size >= 0 ? OpenForReadOfSize(path, size) : OpenForRead(path);
+}
+
 Result<std::string> FileSystem::ReadAll(const std::string& path) {
   ASSIGN_OR_RETURN(auto file, OpenForRead(path));
   std::string out(static_cast<size_t>(file->Size()), '\0');

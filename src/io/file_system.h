@@ -20,6 +20,9 @@ struct FileInfo {
   int64_t size = 0;
   int64_t mtime_ms = 0;  // modification time, milliseconds since the Unix epoch
   bool is_dir = false;
+  // A symbolic link (local file systems); `is_dir`, `size` and `mtime_ms` then describe its
+  // target. Walks that delete (VACUUM) never follow or delete links.
+  bool is_symlink = false;
 };
 
 // One positional read of ReadMany: `length` bytes at `offset` into `out`.
@@ -85,6 +88,13 @@ class FileSystem {
   // OpenForRead for a caller that already knows the file's size (a Delta add action records
   // it): object stores skip the request that asks for it. The default ignores the size.
   virtual Result<std::unique_ptr<RandomAccessFile>> OpenForReadOfSize(const std::string& path, int64_t size);
+  // OpenForReadOfSize (size < 0: unknown) of `path`, a file inside the directory `root`, for
+  // files a table's log names: a file that resolves outside `root` (through a symbolic link, in
+  // the file or in a directory on the way) is InvalidArgument, so a crafted table cannot make
+  // the engine read outside it. `path` must start with `root` + '/'. The default (object stores,
+  // which have no links; in-memory) only checks that prefix.
+  virtual Result<std::unique_ptr<RandomAccessFile>> OpenForReadBeneath(const std::string& root,
+                                                                       const std::string& path, int64_t size);
   // True when `path` lives on storage where each request costs a network round trip, so
   // callers should issue independent requests concurrently (e.g. the commit files of a log).
   virtual bool IsRemote(const std::string& path) const { return false; }
@@ -131,6 +141,9 @@ class FileSystem {
 // True when `st` came from PutIfAbsent finding the file already there.
 bool IsAlreadyExists(const Status& st);
 Status AlreadyExists(const std::string& path);
+// OK when `path` names something inside the directory `root` (starts with `root` + '/');
+// InvalidArgument otherwise. Lexical: OpenForReadBeneath also resolves links.
+Status CheckBeneath(const std::string& root, const std::string& path);
 
 // The machine's local file system (POSIX).
 std::shared_ptr<FileSystem> LocalFileSystem();

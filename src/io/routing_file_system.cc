@@ -46,6 +46,12 @@ Result<std::unique_ptr<RandomAccessFile>> RoutingFileSystem::OpenForReadOfSize(c
                                                                                int64_t size) {
   return For(path)->OpenForReadOfSize(path, size);
 }
+
+Result<std::unique_ptr<RandomAccessFile>> RoutingFileSystem::OpenForReadBeneath(const std::string& root,
+                                                                                const std::string& path,
+                                                                                int64_t size) {
+  return For(path)->OpenForReadBeneath(root, path, size);
+}
 bool RoutingFileSystem::IsRemote(const std::string& path) const { return IsS3Path(path) || local_->IsRemote(path); }
 Result<std::unique_ptr<WritableFile>> RoutingFileSystem::OpenForWrite(const std::string& path) {
   return For(path)->OpenForWrite(path);

@@ -23,6 +23,8 @@ class RoutingFileSystem final : public FileSystem {
 
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
   Result<std::unique_ptr<RandomAccessFile>> OpenForReadOfSize(const std::string& path, int64_t size) override;
+  Result<std::unique_ptr<RandomAccessFile>> OpenForReadBeneath(const std::string& root, const std::string& path,
+                                                               int64_t size) override;
   bool IsRemote(const std::string& path) const override;
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
   Status PutIfAbsent(const std::string& path, std::string_view contents) override;

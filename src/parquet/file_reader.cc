@@ -25,7 +25,9 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::shared_ptr<io::F
   r->fs_ = fs;
   r->path_ = path;
   r->options_ = options;
-  if (known_size >= 0) {
+  if (!options.beneath.empty()) {
+    ASSIGN_OR_RETURN(r->file_, fs->OpenForReadBeneath(options.beneath, path, known_size));
+  } else if (known_size >= 0) {
     ASSIGN_OR_RETURN(r->file_, fs->OpenForReadOfSize(path, known_size));
   } else {
     ASSIGN_OR_RETURN(r->file_, fs->OpenForRead(path));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace shoal::parquet {
 
@@ -21,6 +22,9 @@ struct ReaderOptions {
   bool read_page_by_page = false;
   // Rows per batch returned by RowGroupReader::ReadBatch when the caller does not say.
   int64_t batch_rows = 64 * 1024;
+  // When set, the file is opened through FileSystem::OpenForReadBeneath of this directory: a
+  // table's data file that resolves outside its table (a symbolic link) is refused.
+  std::string beneath;
 };
 
 struct ReadStats {

@@ -42,6 +42,9 @@ struct FileSetScan::FileState {
 
 FileSetScan::FileSetScan(FileSetScanSpec spec, std::vector<FileTask> files)
     : spec_(std::move(spec)), files_(std::move(files)) {
+  // A table's data files are read only from inside the table (symbolic links leading out are
+  // refused, io::FileSystem::OpenForReadBeneath).
+  if (spec_.reader_options.beneath.empty()) spec_.reader_options.beneath = spec_.table_root;
   auto schema = std::make_shared<columnar::Schema>();
   for (int c : spec_.columns) schema->fields.push_back(spec_.table->schema.fields[c]);
   if (spec_.with_row_address) {

@@ -53,6 +53,8 @@ class Vacuumer {
       }
       if (at_root && e.name == "_shoal") continue;
       if (IsHidden(e.name)) continue;
+      // A link is never followed (its target may lie outside the table) nor deleted.
+      if (e.is_symlink) continue;
       if (e.is_dir) {
         bool sub_empty = false;
         RETURN_NOT_OK(Walk(path, false, &sub_empty, result));

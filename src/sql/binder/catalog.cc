@@ -5,6 +5,7 @@
 #include "columnar/datetime.h"
 #include "columnar/time_zone.h"
 #include "delta/log_segment.h"
+#include "delta/table_path.h"
 #include "expr/expr.h"
 #include "io/s3_uri.h"
 #include "sql/functions/delta_table_source.h"
@@ -12,10 +13,47 @@
 
 namespace shoal::sql {
 
-std::string Catalog::TableRoot(const TableName& name) const {
-  if (name.IsPath()) return name.path;
+namespace {
+
+Status CheckNamePart(const TableName& name, const std::string& part) {
+  auto bad = [&](const std::string& why) {
+    return Status::InvalidArgument("table name " + name.ToString() + ": " + why +
+                                   "; a table name is a directory of the warehouse and may not leave it");
+  };
+  if (part.empty()) return bad("a part is empty");
+  if (part == "." || part == "..") return bad("'" + part + "' is not a name");
+  if (part.find_first_of(std::string("/\\\0", 3)) != std::string::npos) {
+    return bad("'" + part + "' holds a path separator or NUL");
+  }
+  if (part[0] == '.') return bad("'" + part + "' names a hidden directory");
+  std::string lower = Lower(part);
+  if (lower == "_shoal" || lower == "_delta_log") return bad("'" + part + "' is the engine's own directory");
+  return Status::OK();
+}
+
+// A delta.`path` the user gave absolute (or as a URI) stays as written; a relative one is a
+// directory of the warehouse.
+bool IsAbsoluteTablePath(const std::string& path) {
+  return path.starts_with('/') || path.find("://") != std::string::npos || path.starts_with("file:");
+}
+
+}  // namespace
+
+Result<std::string> Catalog::TableRoot(const TableName& name) const {
+  if (name.IsPath()) {
+    if (IsAbsoluteTablePath(name.path)) return name.path;
+    auto rel = delta::NormalizePathNoDotDot(name.path);
+    if (!rel.ok() || rel->empty() || *rel == ".") {
+      return Status::InvalidArgument("table path " + name.ToString() +
+                                     ": a relative path names a directory inside the warehouse and may not use '..'");
+    }
+    return io::JoinPath(warehouse_, *rel);
+  }
   std::string rel;
-  for (const std::string& p : name.parts) rel = rel.empty() ? p : rel + "/" + p;
+  for (const std::string& p : name.parts) {
+    RETURN_NOT_OK(CheckNamePart(name, p));
+    rel = rel.empty() ? p : rel + "/" + p;
+  }
   // Table names are case-insensitive (Spark): a table's directory is its lower-case name. A
   // directory written with capitals (by an older shoal or another tool) keeps being found when
   // no lower-case one exists.
@@ -38,7 +76,7 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
     }
     return registered;
   }
-  std::string root = TableRoot(name);
+  ASSIGN_OR_RETURN(std::string root, TableRoot(name));
   if (latest_hook_ && !at.version && !at.timestamp_ms) {
     ASSIGN_OR_RETURN(std::shared_ptr<const TableSource> own, latest_hook_(name, root));
     if (own) return own;

@@ -49,8 +49,12 @@ class Catalog {
 
   const std::shared_ptr<io::FileSystem>& fs() const { return fs_; }
   // The directory a table name refers to: its lower-case name under the warehouse, or the name as
-  // written when only that directory holds a table (not checked further).
-  std::string TableRoot(const TableName& name) const;
+  // written when only that directory holds a table (not checked further). A relative
+  // delta.`path` lies under the warehouse too; an absolute one (or an s3:// URI) is the user's.
+  // A name that would leave the warehouse or reach its own directories — a part that is empty,
+  // `.`, `..`, hidden (`.x`), `_shoal` or `_delta_log`, or holds '/', '\' or NUL; a relative
+  // path with `..` — is InvalidArgument.
+  Result<std::string> TableRoot(const TableName& name) const;
   // Catalog error "Table with name X does not exist!" when the directory has no _delta_log.
   Result<std::shared_ptr<const TableSource>> ResolveTable(const TableName& name,
                                                           const scan::TimeTravel& at) const;

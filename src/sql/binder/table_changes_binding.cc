@@ -59,7 +59,7 @@ Result<std::shared_ptr<const TableSource>> BindTableChanges(const Catalog& catal
   ASSIGN_OR_RETURN(TableName name, TableNameOf(t.GetString()));
   // The catalog's own error for a table that does not exist.
   RETURN_NOT_OK(catalog.ResolveTable(name, scan::TimeTravel{}).status());
-  const std::string root = catalog.TableRoot(name);
+  ASSIGN_OR_RETURN(const std::string root, catalog.TableRoot(name));
   ASSIGN_OR_RETURN(int64_t start, VersionBound(catalog, root, args.positional[1], true));
   std::optional<int64_t> end;
   if (args.positional.size() == 3) {

@@ -25,7 +25,7 @@ Result<columnar::Value> FirstValue(Session& session, const std::string& sql) {
 }  // namespace
 
 Result<std::shared_ptr<const scan::DeltaTable>> OpenMaintenanceTable(const Database::Impl& db, const TableName& name) {
-  std::string root = Catalog(db.fs, db.dir).TableRoot(name);
+  ASSIGN_OR_RETURN(std::string root, Catalog(db.fs, db.dir).TableRoot(name));
   auto exists = db.fs->Exists(io::JoinPath(root, "_delta_log"));
   if (!exists.ok() || !*exists) return Status::Catalog("Table with name " + name.ToString() + " does not exist!");
   auto table = scan::DeltaTable::Open(db.fs, root);

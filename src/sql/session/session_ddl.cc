@@ -120,7 +120,8 @@ Result<QueryResult> Session::RunCreateTable(const Statement& s) {
     return Status::InvalidArgument("CREATE TABLE … AS SELECT takes its columns from the query, not a column list");
   }
   Catalog catalog(db_->fs, db_->dir);
-  std::string root = NormalizeRoot(catalog.TableRoot(c.name));
+  ASSIGN_OR_RETURN(std::string root, catalog.TableRoot(c.name));
+  root = NormalizeRoot(root);
   std::string display = c.name.ToString();
   ASSIGN_OR_RETURN(bool exists, db_->fs->Exists(io::JoinPath(root, "_delta_log")));
   if (exists && c.if_not_exists) return QueryResult();
@@ -239,7 +240,8 @@ Result<QueryResult> Session::RunDropTable(const Statement& s) {
   const auto& d = s.As<DropTableStatement>();
   if (in_transaction_) return Status::Transaction("DROP TABLE cannot run inside a transaction block");
   Catalog catalog(db_->fs, db_->dir);
-  std::string root = NormalizeRoot(catalog.TableRoot(d.name));
+  ASSIGN_OR_RETURN(std::string root, catalog.TableRoot(d.name));
+  root = NormalizeRoot(root);
   ASSIGN_OR_RETURN(bool exists, db_->fs->Exists(io::JoinPath(root, "_delta_log")));
   if (!exists) {
     ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, catalog.FindView(d.name));
@@ -292,7 +294,8 @@ Result<QueryResult> Session::RunDescribe(const Statement& s) {
     }
   } else {
     RETURN_NOT_OK(catalog.ResolveTable(d.name, {}).status());
-    std::string root = NormalizeRoot(catalog.TableRoot(d.name));
+    ASSIGN_OR_RETURN(std::string root, catalog.TableRoot(d.name));
+    root = NormalizeRoot(root);
     delta::Metadata metadata;
     if (auto it = txns_.find(root); it != txns_.end()) {
       metadata = it->second->txn->metadata();

@@ -137,8 +137,13 @@ Result<QueryResult> Session::RunAlterTable(const Statement& s) {
 
   // Existing rows must satisfy a new NOT NULL or CHECK constraint.
   if (a.action == Action::kSetNotNull || a.action == Action::kAddConstraint) {
-    std::string condition = a.action == Action::kSetNotNull ? QuoteIdentifier(a.column) + " IS NULL"
-                                                            : "(" + a.constraint.expr->ToString() + ") IS NOT TRUE";
+    // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on `"(" + std::string`.
+    std::string condition;
+    if (a.action == Action::kSetNotNull) {
+      condition = QuoteIdentifier(a.column) + " IS NULL";
+    } else {
+      condition.append("(").append(a.constraint.expr->ToString()).append(") IS NOT TRUE");
+    }
     ASSIGN_OR_RETURN(int64_t violations,
                      CountRows(*this, "SELECT count(*) FROM " + name + " WHERE " + condition));
     if (violations > 0) {
@@ -206,7 +211,7 @@ Result<QueryResult> Session::RunRestore(const Statement& s) {
                                    ". Available versions: [0, " + std::to_string(latest->snapshot()->version()) +
                                    "].");
   }
-  std::string root = Catalog(db_->fs, db_->dir).TableRoot(r.table);
+  ASSIGN_OR_RETURN(std::string root, Catalog(db_->fs, db_->dir).TableRoot(r.table));
   auto target = scan::DeltaTable::Open(db_->fs, root, at);
   if (!target.ok()) return target.status().WithContext("RESTORE " + r.table.ToString());
   const auto& target_snap = *(*target)->snapshot();

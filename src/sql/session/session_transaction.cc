@@ -152,7 +152,8 @@ Result<TableWrite*> Session::BeginTableWrite(const TableName& name, const std::s
     return Status::Transaction("current transaction is aborted, commands ignored until end of transaction block");
   }
   Catalog catalog(db_->fs, db_->dir);
-  std::string root = NormalizeRoot(catalog.TableRoot(name));
+  ASSIGN_OR_RETURN(std::string root, catalog.TableRoot(name));
+  root = NormalizeRoot(root);
   ASSIGN_OR_RETURN(bool exists, db_->fs->Exists(io::JoinPath(root, "_delta_log")));
   if (!exists) return Status::Catalog("Table with name " + name.ToString() + " does not exist!");
   StatementWrite sw;

@@ -40,7 +40,8 @@ Result<QueryResult> Session::RunCreateView(const Statement& s) {
       return Status::Catalog("Temporary view with name " + name + " already exists!");
     }
   } else {
-    ASSIGN_OR_RETURN(bool table_exists, db_->fs->Exists(io::JoinPath(catalog.TableRoot(v.name), "_delta_log")));
+    ASSIGN_OR_RETURN(std::string root, catalog.TableRoot(v.name));
+    ASSIGN_OR_RETURN(bool table_exists, db_->fs->Exists(io::JoinPath(root, "_delta_log")));
     if (table_exists) {
       return Status::Catalog("Table with name " + name + " already exists; a view cannot take its name");
     }
@@ -95,7 +96,8 @@ Result<QueryResult> Session::RunDropView(const Statement& s) {
   ASSIGN_OR_RETURN(bool deleted, DeleteView(*db_->fs, db_->dir, name));
   if (deleted) return QueryResult();
   Catalog catalog(db_->fs, db_->dir);
-  ASSIGN_OR_RETURN(bool table_exists, db_->fs->Exists(io::JoinPath(catalog.TableRoot(d.name), "_delta_log")));
+  ASSIGN_OR_RETURN(std::string root, catalog.TableRoot(d.name));
+  ASSIGN_OR_RETURN(bool table_exists, db_->fs->Exists(io::JoinPath(root, "_delta_log")));
   if (table_exists) return Status::Catalog(name + " is a table, not a view; use DROP TABLE");
   if (d.if_exists) return QueryResult();
   return Status::Catalog("View with name " + name + " does not exist!");
