@@ -1,5 +1,5 @@
 # Front door for building and testing shoal (DuckDB's convention). See README.md.
-.PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke reliability demo bench format tidy deps clean python install
+.PHONY: all release debug asan tsan fuzz test test-debug asan-test tsan-test fuzz-smoke reliability soak demo bench format tidy deps clean python install
 
 JOBS ?= $(shell nproc)
 # ccache keys on paths relative to the checkout, so a fresh clone elsewhere reuses the cache.
@@ -84,9 +84,14 @@ FUZZ_SECONDS ?= 20
 fuzz-smoke: fuzz
 	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# Long reliability campaigns (history checker, crash test, fuzzing, fault sweeps): doc/reliability.md
+# Long reliability campaigns (history checker, crash test, fuzzing, fault sweeps, soak): doc/reliability.md
 reliability: release fuzz
 	@bash scripts/reliability.sh
+
+# The mixed-load soak alone (also part of reliability): SOAK_SECONDS (default 600) of 8 writer,
+# 4 reader and one maintenance process on one table; doc/reliability.md, "Mixed-load soak".
+soak: release
+	@CAMPAIGNS=soak bash scripts/reliability.sh
 
 demo: release
 	@bash scripts/demo.sh

@@ -12,7 +12,8 @@
 #   FUZZ_SECONDS=600    seconds per fuzz target (0 skips fuzzing)
 #   FAULT_REPEAT=1      repetitions of the fault sweeps (they are deterministic: 1 is enough);
 #                       they run with SHOAL_FAULT_SWEEP=full (every fault point, not CI's sample)
-#   CAMPAIGNS="history crash fuzz fault"   the campaigns to run
+#   SOAK_SECONDS=600    length of the mixed-load soak (SHOAL_SOAK_SECONDS)
+#   CAMPAIGNS="history crash fuzz fault soak"   the campaigns to run
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build/release}"
@@ -21,7 +22,8 @@ history_procs=${HISTORY_PROCS:-4}
 crash_rounds=${CRASH_ROUNDS:-100}
 fuzz_seconds=${FUZZ_SECONDS:-600}
 fault_repeat=${FAULT_REPEAT:-1}
-campaigns=${CAMPAIGNS:-history crash fuzz fault}
+soak_seconds=${SOAK_SECONDS:-600}
+campaigns=${CAMPAIGNS:-history crash fuzz fault soak}
 logs="$root/build/reliability"
 mkdir -p "$logs"
 
@@ -116,6 +118,21 @@ run_fault() {
   done
 }
 
+run_soak() {
+  local log="$logs/soak.log" start end rc failures
+  start=$(now)
+  SHOAL_SOAK_SECONDS=$soak_seconds "$cli_test" --gtest_filter='SoakE2E.MixedLoad' > "$log" 2>&1
+  rc=$?
+  end=$(now)
+  failures=$(grep -c 'Failure' "$log")
+  [ $rc -eq 0 ] || [ "$failures" != "0" ] || failures="fail"
+  local commits
+  commits=$(sed -n 's/.*commits: \([0-9]*\).*/\1/p' "$log" | head -1)
+  row "mixed-load soak (${soak_seconds} s)" "${commits:-?} commits" "$failures" $((end - start))
+  grep '^\[ soak' "$log"
+  [ $rc -eq 0 ] || { echo "soak failed, see $log"; grep -A5 Failure "$log" | head -20; }
+}
+
 [ -x "$cli_test" ] || { echo "missing $cli_test: make release"; exit 1; }
 for c in $campaigns; do
   case $c in
@@ -123,6 +140,7 @@ for c in $campaigns; do
     crash) run_crash ;;
     fuzz) run_fuzz ;;
     fault) run_fault ;;
+    soak) run_soak ;;
     *) echo "unknown campaign $c"; exit 2 ;;
   esac
 done

@@ -52,9 +52,18 @@ class Vacuumer {
         continue;
       }
       if (at_root && e.name == "_shoal") continue;
-      if (IsHidden(e.name)) continue;
       // A link is never followed (its target may lie outside the table) nor deleted.
       if (e.is_symlink) continue;
+      // `.name.<pid>.<n>.tmp`: a write (a deletion vector's, say) whose process died before its
+      // rename; hidden, but garbage once older than the retention.
+      if (!e.is_dir && e.name.starts_with('.') && e.name.ends_with(".tmp")) {
+        if (e.mtime_ms < cutoff_) {
+          RETURN_NOT_OK(DeleteFile(path, e.size, result));
+          --remaining;
+        }
+        continue;
+      }
+      if (IsHidden(e.name)) continue;
       if (e.is_dir) {
         bool sub_empty = false;
         RETURN_NOT_OK(Walk(path, false, &sub_empty, result));
@@ -141,7 +150,11 @@ Result<VacuumResult> Vacuum(std::shared_ptr<io::FileSystem> fs, const delta::Sna
         RetentionHours(configured) + "\".");
   }
   int64_t now = options.clock_ms ? options.clock_ms() : SystemNowMs();
-  ASSIGN_OR_RETURN(std::string root, delta::NormalizePathNoDotDot(snapshot.table_root()));
+  // A URI root (s3://bucket/t) is already normal; collapsing its "//" would make it a local path.
+  std::string root = snapshot.table_root();
+  if (root.find("://") == std::string::npos) {
+    ASSIGN_OR_RETURN(root, delta::NormalizePathNoDotDot(root));
+  }
 
   Vacuumer v(*fs, root, now - retention, options.dry_run, snapshot.metadata().partition_columns);
   for (const auto& add : snapshot.files()) {

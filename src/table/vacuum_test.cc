@@ -62,6 +62,8 @@ struct VacuumScene {
     Touch(*t.fs(), Local(t, ".hidden"));
     Touch(*t.fs(), Local(t, "_shoal/keep.json"));
     Touch(*t.fs(), Local(t, "_delta_log/.00000000000000000009.json.1.2.tmp"));
+    // A deletion vector's write whose process died before the rename (found by the soak).
+    Touch(*t.fs(), Local(t, ".deletion_vector_x.bin.1.2.tmp"));
     auto staged_adds = t.WriteData({9});
     staged = Local(t, staged_adds.at(0).path);
     auto p = t.Begin("WRITE");
@@ -71,6 +73,7 @@ struct VacuumScene {
 
   std::vector<std::string> ExpectedDeletes() const {
     std::vector<std::string> v = {b, Local(t, "_delta_log/.00000000000000000009.json.1.2.tmp"),
+                                  Local(t, ".deletion_vector_x.bin.1.2.tmp"),
                                   Local(t, "orphan.parquet"), Local(t, "sub/orphan2.parquet")};
     std::sort(v.begin(), v.end());
     return v;

@@ -89,6 +89,33 @@ TEST_F(S3TableTest, WarehouseOnS3CreateInsertUpdateDeleteSelect) {
   EXPECT_FALSE(*fs_->Exists(root_ + "/wh/t/_delta_log"));
 }
 
+// VACUUM lists and deletes on S3 (its root once lost the "//" of s3:// to path normalization
+// and listed a local directory instead).
+TEST_F(S3TableTest, VacuumDeletesUnreferencedFilesOnS3) {
+  auto db = Open(root_);
+  ASSERT_TRUE(db);
+  auto c = db->Connect();
+  Q(*c, "CREATE TABLE t AS SELECT id AS k FROM range(10)");
+  Q(*c, "INSERT OVERWRITE t SELECT id AS k FROM range(5)");
+  const std::string table = io::JoinPath(root_, "t");
+  auto data_files = [&] {
+    auto entries = fs_->List(table);
+    EXPECT_TRUE(entries.ok()) << entries.status().ToString();
+    int n = 0;
+    for (const auto& e : entries.ok() ? *entries : std::vector<io::FileInfo>{}) n += e.name.ends_with(".parquet");
+    return n;
+  };
+  const int before = data_files();
+  ASSERT_GE(before, 2);
+  Q(*c, "SET shoal.vacuum.retentionCheck = false");
+  auto dry = Q(*c, "VACUUM t RETAIN 0 HOURS DRY RUN");
+  ASSERT_FALSE(dry.empty());
+  for (const std::string& path : dry) EXPECT_TRUE(path.starts_with("s3://")) << path;
+  Q(*c, "VACUUM t RETAIN 0 HOURS");
+  EXPECT_EQ(data_files(), before - static_cast<int>(dry.size()));
+  EXPECT_EQ(Q(*c, "SELECT count(*), sum(k) FROM t"), (std::vector<std::string>{"5|10"}));
+}
+
 TEST_F(S3TableTest, PathTablesOnS3FromALocalWarehouse) {
   testing::TempDir dir;
   auto db = Open(dir.path());
