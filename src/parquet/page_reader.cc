@@ -137,6 +137,12 @@ Result<bool> PageReader::ParsePage(Page* page) {
   if (h.uncompressed_page_size > kMaxPageBytes) {
     return fail("uncompressed page size " + std::to_string(h.uncompressed_page_size) + " exceeds 1 GiB");
   }
+  if (h.uncompressed_page_size > options_.max_page_bytes) {
+    return Status::OutOfMemory(file_->path() + ": column '" + column_ + "': a page of " +
+                               std::to_string(h.uncompressed_page_size) +
+                               " bytes uncompressed does not fit the memory limit of " +
+                               std::to_string(options_.max_page_bytes) + " bytes");
+  }
   page->offset = buffer_offset_ + pos_;
   page->body = buffer_.data() + pos_ + consumed;
   page->body_size = h.compressed_page_size;

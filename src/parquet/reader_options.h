@@ -25,6 +25,10 @@ struct ReaderOptions {
   // When set, the file is opened through FileSystem::OpenForReadBeneath of this directory: a
   // table's data file that resolves outside its table (a symbolic link) is refused.
   std::string beneath;
+  // A page that declares more bytes uncompressed than this is refused before anything is
+  // allocated for it: OutOfMemory below 1 GiB (a query's memory_limit, set by the scan), and
+  // Corruption above (no real writer makes such pages: a decompression bomb).
+  int64_t max_page_bytes = int64_t{1} << 30;
 };
 
 struct ReadStats {

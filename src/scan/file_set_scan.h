@@ -21,6 +21,7 @@
 // Thread-safety: Next may be called concurrently, each caller with its own Local state.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -99,6 +100,11 @@ class FileSetScan {
   ~FileSetScan();
 
   const columnar::SchemaPtr& output_schema() const { return output_schema_; }
+  // Refuses pages declaring more than `bytes` uncompressed (ReaderOptions::max_page_bytes; a
+  // query's memory_limit). Call before the first Next.
+  void LimitPageBytes(int64_t bytes) {
+    if (bytes > 0) spec_.reader_options.max_page_bytes = std::min(spec_.reader_options.max_page_bytes, bytes);
+  }
   std::unique_ptr<Local> MakeLocal() const;
   // Next non-empty batch for this worker; false when no work is left.
   Result<bool> Next(Local* local, columnar::BatchPtr* out, uint64_t* order);

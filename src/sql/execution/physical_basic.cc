@@ -78,6 +78,7 @@ Result<std::unique_ptr<SourceState>> PhysicalTableScan::OpenSource(ExecContext& 
   r.batch_size = ctx.batch_size;
   r.prewhere = ctx.prewhere;
   r.coded_strings = ctx.coded_strings;
+  if (ctx.memory) r.max_page_bytes = ctx.memory->limit();
   runtime_text_.clear();
   if (ctx.runtime_filters) {
     for (const auto& [filter, column] : runtime_filters_) {

@@ -84,6 +84,7 @@ Result<std::unique_ptr<Scan>> DeltaTableSource::Open(const ScanRequest& request)
   o.prewhere = ToScanPrewhere(request.prewhere);
   o.coded_strings = request.coded_strings;
   ASSIGN_OR_RETURN(auto scan, table_->Plan(o));
+  scan->LimitPageBytes(request.max_page_bytes);
   return RecordQueryShape(MakeFileSetScan(std::move(scan)), log_fs_, table_, request);
 }
 
@@ -98,6 +99,7 @@ Result<std::unique_ptr<Scan>> ParquetFilesSource::Open(const ScanRequest& reques
   ASSIGN_OR_RETURN(auto scan, files_->Plan(request.columns, request.filters,
                                            request.batch_size > 0 ? request.batch_size : 2048, request.limit_hint,
                                            ToScanPrewhere(request.prewhere), request.coded_strings));
+  scan->LimitPageBytes(request.max_page_bytes);
   return MakeFileSetScan(std::move(scan));
 }
 

@@ -50,6 +50,8 @@ struct ScanRequest {
   // STRING/BINARY columns may come out dictionary-coded (columnar/vector.h), for a consumer
   // that handles them (the executor decodes them for operators that do not).
   bool coded_strings = false;
+  // The memory limit (0: none): a Parquet page declaring more bytes than this is refused.
+  int64_t max_page_bytes = 0;
 };
 
 // Per-worker state of a scan (decoders, buffers); sources define their own.
