@@ -12,7 +12,9 @@
 #   FUZZ_SECONDS=600    seconds per fuzz target (0 skips fuzzing)
 #   FAULT_REPEAT=1      repetitions of the fault sweeps (they are deterministic: 1 is enough);
 #                       they run with SHOAL_FAULT_SWEEP=full (every fault point, not CI's sample)
-#   CAMPAIGNS="history crash fuzz fault"   the campaigns to run
+#   SQLFUZZ_SECONDS=600 seconds of differential SQL fuzzing against DuckDB (0 skips it;
+#                       test/differential/sqlfuzz/README.md)
+#   CAMPAIGNS="history crash fuzz fault sqlfuzz"   the campaigns to run
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build/release}"
@@ -21,7 +23,8 @@ history_procs=${HISTORY_PROCS:-4}
 crash_rounds=${CRASH_ROUNDS:-100}
 fuzz_seconds=${FUZZ_SECONDS:-600}
 fault_repeat=${FAULT_REPEAT:-1}
-campaigns=${CAMPAIGNS:-history crash fuzz fault}
+sqlfuzz_seconds=${SQLFUZZ_SECONDS:-600}
+campaigns=${CAMPAIGNS:-history crash fuzz fault sqlfuzz}
 logs="$root/build/reliability"
 mkdir -p "$logs"
 
@@ -116,6 +119,22 @@ run_fault() {
   done
 }
 
+run_sqlfuzz() {
+  if [ "$sqlfuzz_seconds" = "0" ]; then return; fi
+  local log="$logs/sqlfuzz.log" start end rc queries found
+  start=$(now)
+  PYTHONPATH="$root/build/python" PYTHONDONTWRITEBYTECODE=1 TZ=UTC /usr/bin/python3 \
+    "$root/test/differential/fuzz_sql.py" --seconds "$sqlfuzz_seconds" --threads 1 > "$log" 2>&1
+  rc=$?
+  end=$(now)
+  queries=$(sed -n 's/^sqlfuzz: \([0-9][0-9]*\) queries.*/\1/p' "$log" | tail -1)
+  found=$(sed -n 's/^sqlfuzz: .* \([0-9][0-9]*\) findings.*/\1/p' "$log" | tail -1)
+  [ -n "$found" ] || found="error"
+  if [ $rc -eq 77 ]; then found="skipped"; fi
+  row "sqlfuzz (vs DuckDB, TLP, optimizer off)" "${queries:-0} queries" "$found" $((end - start))
+  [ $rc -eq 0 ] || { echo "sqlfuzz found problems, see $log"; grep -A3 '^=== sqlfuzz finding' "$log" | head -40; }
+}
+
 [ -x "$cli_test" ] || { echo "missing $cli_test: make release"; exit 1; }
 for c in $campaigns; do
   case $c in
@@ -123,6 +142,7 @@ for c in $campaigns; do
     crash) run_crash ;;
     fuzz) run_fuzz ;;
     fault) run_fault ;;
+    sqlfuzz) run_sqlfuzz ;;
     *) echo "unknown campaign $c"; exit 2 ;;
   esac
 done
