@@ -37,6 +37,7 @@ def main():
     ap.add_argument("--query", type=int)
     ap.add_argument("--no-minimize", action="store_true")
     ap.add_argument("--threads", type=int, default=2, help="shoal's threads")
+    ap.add_argument("--show-errors", action="store_true", help="print the queries both engines reject")
     args = ap.parse_args()
 
     why = engines.missing()
@@ -46,6 +47,7 @@ def main():
 
     shoal, duck = engines.Shoal(args.threads), engines.DuckDB()
     runner = Runner(shoal, duck, minimize_findings=not args.no_minimize)
+    runner.show_errors = args.show_errors
     found = []
     try:
         if args.seed is not None:

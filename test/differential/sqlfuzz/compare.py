@@ -11,6 +11,8 @@ ABS_TOL = 1e-6
 
 def normalize_shoal(v):
     if isinstance(v, datetime.datetime):
+        if v.tzinfo is not None:
+            v = v.astimezone(datetime.timezone.utc).replace(tzinfo=None)
         return v.isoformat(sep=" ")
     if isinstance(v, datetime.date):
         return v.isoformat()
@@ -25,6 +27,8 @@ def normalize_duck(v, t):
     if t.startswith("DECIMAL"):
         d = decimal.Decimal(v)
         return d.normalize() if d != 0 else decimal.Decimal(0)
+    if t == "TIMESTAMP":
+        return datetime.datetime.fromisoformat(v).isoformat(sep=" ")
     if t in ("DOUBLE", "FLOAT"):
         return float(v)
     if t in ("HUGEINT", "BIGINT", "INTEGER", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER", "USMALLINT", "UTINYINT"):

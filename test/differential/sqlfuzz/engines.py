@@ -41,6 +41,8 @@ class Shoal:
         self.dir = tempfile.mkdtemp(prefix="sqlfuzz-")
         self.con = shoal.connect(os.path.join(self.dir, "wh"), threads=threads)
         self.ref = self.con.cursor()
+        for c in (self.con, self.ref):
+            c.sql("SET TIME ZONE 'UTC'")  # TIMESTAMP values compare with DuckDB's zone-less ones
         for s in REFERENCE_SETTINGS:
             self.ref.sql(s)
 

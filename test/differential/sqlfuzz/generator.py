@@ -9,7 +9,7 @@ from .sqlast import E, Derived, Join, Select, SetOp, TableRef
 
 CMP = ["=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"]
 LIKE_PARTS = ["%", "_", "a", "b", "A", "é", "日", "'", " ", "x_y"]
-ORDERABLE = ["int", "double", "decimal", "string", "date", "bool"]
+ORDERABLE = ["int", "double", "decimal", "string", "date", "bool", "timestamp"]
 
 
 class ScopeCol:
@@ -58,11 +58,13 @@ class Gen:
             return E("lit", [], "date", value=r.choice(schema.DATES), sqltype="DATE")
         if cls == "bool":
             return E("lit", [], "bool", value=r.random() < 0.5, sqltype="BOOLEAN")
+        if cls == "timestamp":
+            return E("lit", [], "timestamp", value=r.choice(schema.TIMESTAMPS), sqltype="TIMESTAMP")
         raise ValueError(cls)
 
     def null(self, cls):
         t = {"int": "INT", "double": "DOUBLE", "decimal": "DECIMAL(10,2)", "string": "STRING", "date": "DATE",
-             "bool": "BOOLEAN"}[cls]
+             "bool": "BOOLEAN", "timestamp": "TIMESTAMP"}[cls]
         return E("lit", [], cls, True, value=None, sqltype=t)
 
     # ---- scalar expressions of a class over a scope
@@ -98,8 +100,22 @@ class Gen:
                 if r.random() < 0.5:
                     return E("bin", [a, self.expr(scope, "int", depth - 1, True, sub)], "int", True, sym=r.choice("+-"))
                 return E("bin", [a, E("lit", [], "int", True, value=r.randint(-5, 5), sqltype="INT")], "int", True, sym="*")
+            if k < 0.66:
+                a = self.expr(scope, "int", depth - 1, True, sub)
+                if r.random() < 0.5:
+                    return E("func", [a, self.expr(scope, "int", depth - 1, True, sub)], "int", True,
+                             name=r.choice(["greatest", "least"]))
+                divisor = E("lit", [], "int", True, value=r.choice([-3, -1, 2, 3, 7]), sqltype="INT")
+                return E("bin", [a, divisor], "int", True, sym=r.choice(["%", "div"]))
             if k < 0.75 and self.cols_of(scope, "string"):
-                return E("func", [self.expr(scope, "string", depth - 1, False, sub)], "int", True, name="length")
+                s = self.expr(scope, "string", depth - 1, False, sub)
+                if r.random() < 0.5:
+                    return E("func", [s], "int", True, name="length")
+                return E("func", [s, E("lit", [], "string", value=r.choice(["a", "b", "日", " "]), sqltype="STRING")],
+                         "int", True, name="instr")
+            if k < 0.8 and self.cols_of(scope, "timestamp"):
+                return E("func", [self.expr(scope, "timestamp", depth - 1, False, sub)], "int", True,
+                         name=r.choice(["hour", "minute", "second", "year"]))
             if k < 0.85 and self.cols_of(scope, "date"):
                 return E("func", [self.expr(scope, "date", depth - 1, False, sub)], "int", True,
                          name=r.choice(["year", "month", "dayofmonth"]))
@@ -108,9 +124,14 @@ class Gen:
             a = self.expr(scope, "double", depth - 1, True, sub)
             if k < 0.6:
                 return E("bin", [a, self.expr(scope, "double", depth - 1, True, sub)], "double", True, sym=r.choice("+-"))
-            if k < 0.8:
+            if k < 0.7:
                 return E("bin", [a, E("lit", [], "double", True, value=r.choice([2.0, -0.5, 3.0]), sqltype="DOUBLE")],
-                         "double", True, sym="*")
+                         "double", True, sym=r.choice(["*", "/"]))
+            if k < 0.8 and self.cols_of(scope, "int", True):
+                # int / non-zero int is DOUBLE in both dialects
+                return E("bin", [self.expr(scope, "int", depth - 1, True, sub),
+                                 E("lit", [], "int", True, value=r.choice([-4, 3, 8]), sqltype="INT")],
+                         "double", True, sym="/")
             return E("func", [a], "double", True, name="abs")
         if cls == "decimal":
             if self.cols_of(scope, "decimal", True) and k < 0.7:
@@ -123,10 +144,17 @@ class Gen:
                                  self.expr(scope, "string", depth - 1, False, sub)], "string", sym="||")
             if k < 0.7:
                 return E("func", [self.expr(scope, "string", depth - 1, False, sub)], "string",
-                         name=r.choice(["upper", "lower"]))
+                         name=r.choice(["upper", "lower", "trim", "reverse"]))
+            if k < 0.8:
+                return E("func", [self.expr(scope, "string", depth - 1, False, sub),
+                                  E("lit", [], "string", value=r.choice(["a", "é", " ", "ab"]), sqltype="STRING"),
+                                  E("lit", [], "string", value=r.choice(["", "xy", "日"]), sqltype="STRING")],
+                         "string", name="replace")
             return E("func", [self.expr(scope, "string", depth - 1, False, sub),
                               E("lit", [], "int", True, value=r.randint(1, 3), sqltype="INT"),
                               E("lit", [], "int", True, value=r.randint(0, 3), sqltype="INT")], "string", name="substr")
+        if cls == "date" and self.cols_of(scope, "timestamp") and k < 0.6:
+            return E("cast", [self.expr(scope, "timestamp", depth - 1, False, sub)], "date", type="DATE")
         return self.expr(scope, cls, 0, bounded, sub)
 
     def some_class(self, scope):
@@ -198,6 +226,15 @@ class Gen:
         cmp_side = self.expr(outer, agg.cls, 1) if self.cols_of(outer, agg.cls) else self.literal(agg.cls)
         return E("bin", [cmp_side, E("scalar", [q], agg.cls)], "bool", sym=r.choice(CMP[:6]))
 
+    def scalar_subquery(self, outer):
+        """(SELECT agg(...) FROM t WHERE <correlation>) as a value."""
+        table = self.rng.choice(self.tables)
+        alias = self.alias("s")
+        inner = self.table_scope(table, alias)
+        agg = self.aggregate(inner, self.some_class(inner), compared=True)
+        q = Select([agg], TableRef(table.name, alias), self.correlation(inner, outer))
+        return E("scalar", [q], agg.cls, agg.bounded)
+
     def correlation(self, inner, outer):
         pairs = [(i, o) for i in inner for o in outer if i.cls == o.cls]
         if not pairs or self.rng.random() < 0.2:
@@ -222,7 +259,7 @@ class Gen:
             names += ["sum"]
         name = r.choice(names)
         out = "double" if name == "avg" else cls
-        return E("agg", [arg], out, True, name=name, distinct=r.random() < 0.2)
+        return E("agg", [arg], out, arg.bounded or name in ("sum", "avg"), name=name, distinct=r.random() < 0.2)
 
     def window(self, scope, total_key):
         """A window call; `total_key`: a column unique in the input (the table's id) for functions
@@ -231,8 +268,18 @@ class Gen:
         part = [r.choice(scope).ref()] if r.random() < 0.6 else []
         key = r.choice([c for c in scope if c.cls in ORDERABLE])
         keys, orders = [key.ref()], [self.order_dir()]
-        name = r.choice(["rank", "dense_rank", "row_number", "sum", "count", "lag", "lead", "min", "sum_rows"])
-        if name in ("row_number", "lag", "lead", "sum_rows"):
+        name = r.choice(["rank", "dense_rank", "row_number", "sum", "count", "lag", "lead", "min", "sum_rows",
+                         "first_value", "last_value", "ntile", "count_star", "avg", "sum_range", "cume_dist",
+                         "percent_rank"])
+        if name == "sum_range":
+            ints = self.cols_of(scope, "int", True)
+            if not ints:
+                name = "sum"
+            else:
+                # a RANGE frame with offsets needs one numeric key
+                key = r.choice(ints)
+                keys, orders = [key.ref()], [self.order_dir()]
+        if name in ("row_number", "lag", "lead", "sum_rows", "first_value", "last_value", "ntile"):
             keys.append(total_key.ref())
             orders.append(self.order_dir())
         args, consts, frame, cls = [], [], None, "int"
@@ -242,13 +289,35 @@ class Gen:
             cls = args[0].cls
             if name == "sum_rows":
                 name, frame = "sum", f"ROWS BETWEEN {r.randint(0, 2)} PRECEDING AND {r.choice(['CURRENT ROW', '1 FOLLOWING'])}"
+        elif name == "sum_range":
+            c = self.cols_of(scope, "int", True)
+            args, cls, name = [r.choice(c).ref()], "int", "sum"
+            frame = f"RANGE BETWEEN {r.randint(0, 3)} PRECEDING AND {r.choice(['CURRENT ROW', '2 FOLLOWING'])}"
         elif name in ("count", "min"):
             c = r.choice(scope)
             args, cls = [c.ref()], ("int" if name == "count" else c.cls)
+        elif name == "count_star":
+            name, cls = "count", "int"
+            keys, orders = ([], []) if r.random() < 0.5 else (keys, orders)
+            consts = ["*"]
+        elif name == "avg":
+            c = self.cols_of(scope, r.choice(["int", "double"]), True) or self.cols_of(scope, "int", True)
+            args, cls = [r.choice(c).ref()], "double"
+        elif name in ("first_value", "last_value"):
+            c = r.choice(scope)
+            args, cls = [c.ref()], c.cls
+            frame = r.choice([None, "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING",
+                              "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING"])
+        elif name == "ntile":
+            consts = [str(r.randint(1, 4))]
+        elif name in ("cume_dist", "percent_rank"):
+            cls = "double"
         elif name in ("lag", "lead"):
             c = r.choice(scope)
             args, cls, consts = [c.ref()], c.cls, [str(r.randint(1, 2))]
-        return E("win", args + part + keys, cls, True, name=name, nargs=len(args), partition=len(part),
+        # lag, lead, min, first_value... of an unbounded column are unbounded: no arithmetic on them
+        bounded = all(a.bounded for a in args)
+        return E("win", args + part + keys, cls, bounded, name=name, nargs=len(args), partition=len(part),
                  orders=orders, frame=frame, consts=consts)
 
     def order_dir(self):
@@ -311,18 +380,23 @@ class Gen:
 
     def select_core(self, depth, plain, classes):
         r = self.rng
-        frm, scope = self.from_clause(depth)
-        sub = depth
-        where = self.predicate(scope, 2, sub) if r.random() < 0.7 else None
         shape = "plain" if plain or classes else r.choice(["plain", "plain", "agg", "agg", "window"])
-        if shape == "window" and not isinstance(frm, TableRef):
-            shape = "plain"
+        if shape == "window":  # over one table: its id orders rows totally
+            t = r.choice(self.tables)
+            alias = self.alias("a")
+            frm, scope = TableRef(t.name, alias), self.table_scope(t, alias)
+        else:
+            frm, scope = self.from_clause(depth)
+        sub = depth
+        where = self.predicate(scope, 2, sub) if r.random() < 0.55 else None
         if classes:
             items = [self.expr(scope, c, 1) for c in classes]
             return Select(items, frm, where, distinct=r.random() < 0.2), scope
         if shape == "plain":
             items = [self.expr(scope, self.some_class(scope), 2, sub=sub if r.random() < 0.2 else None)
                      for _ in range(r.randint(1, 4))]
+            if sub and r.random() < 0.2:
+                items.append(self.scalar_subquery(scope))
             return Select(items, frm, where, distinct=r.random() < 0.2), scope
         if shape == "window":
             total = [c for c in scope if c.name == "id"][0]
@@ -338,7 +412,8 @@ class Gen:
             kind = r.choice(["plain", "plain", "plain", "sets", "rollup", "cube"])
             if kind == "sets":
                 sets = [sorted(r.sample(range(len(groups)), r.randint(0, len(groups)))) for _ in range(r.randint(1, 3))]
-        items = [g for g in groups if r.random() < 0.8]
+        used = set(range(len(groups))) if sets is None else {k for st in sets for k in st}
+        items = [g for k, g in enumerate(groups) if k in used and r.random() < 0.8]
         items += [self.aggregate(scope, self.some_class(scope)) for _ in range(r.randint(1, 3))]
         having = None
         if r.random() < 0.3:

@@ -95,7 +95,7 @@ def variants(node):
 
 def _type_of(e):
     return {"int": "INT", "double": "DOUBLE", "decimal": "DECIMAL(38,10)", "string": "STRING", "date": "DATE",
-            "bool": "BOOLEAN"}[e.cls]
+            "bool": "BOOLEAN", "timestamp": "TIMESTAMP"}[e.cls]
 
 
 def _set(n, **kw):

@@ -35,6 +35,7 @@ class Stats:
 class Runner:
     def __init__(self, shoal, duck, minimize_findings=True, out=sys.stdout):
         self.shoal, self.duck, self.minimize, self.out = shoal, duck, minimize_findings, out
+        self.show_errors = False
         self.stats = Stats()
         self.tables = None
 
@@ -60,6 +61,8 @@ class Runner:
         findings, base = oracles.check_engines(q, self.shoal, self.duck)
         if base[0] is not None and not findings:
             self.stats.errors_both += 1
+            if self.show_errors:
+                self.out.write(f"both engines reject seed {seed} query {i}: {base[0]}\n  {q.render('shoal')}\n")
         plan = oracles.tlp_plan(q, gen) if base[0] is None else None
         if plan is not None:
             self.stats.tlp += 1

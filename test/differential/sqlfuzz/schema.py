@@ -9,6 +9,8 @@ import random
 INT_TYPES = {"TINYINT": 7, "SMALLINT": 15, "INT": 31, "BIGINT": 63}
 STRINGS = ["", "a", "A", "ab", "abc", "b", "B", " a", "a ", "é", "É", "ñ", "日本", "日", "it's", "a%b", "x_y",
            "back\\slash", "🦆", "zz", "naïve", "Ñ", "0", "10", "9"]
+TIMESTAMPS = ["1970-01-01 00:00:00", "1969-12-31 23:59:59.999999", "1970-01-01 00:00:00.000001",
+              "0001-01-01 00:00:00", "9999-12-31 23:59:59.999999", "2000-02-29 12:30:00", "2024-03-10 02:30:00.5"]
 DATES = ["1970-01-01", "1969-12-31", "1970-01-02", "0001-01-01", "9999-12-31", "2000-02-29", "1900-03-01",
          "2024-12-31"]
 
@@ -22,8 +24,13 @@ class Column:
 
 
 class Table:
-    def __init__(self, name, columns, rows):
+    """A table's columns and rows; shoal's copy may be partitioned by `partition` and have
+    deletion vectors (`dv`); `changes` are DELETE/UPDATE statements both engines run after the
+    INSERTs (deletion vectors in shoal's files)."""
+
+    def __init__(self, name, columns, rows, partition=None, dv=False, changes=()):
         self.name, self.columns, self.rows = name, columns, rows
+        self.partition, self.dv, self.changes = partition, dv, list(changes)
 
 
 def lit(value, col_type, dialect, typed_null=False):
@@ -50,6 +57,8 @@ def lit(value, col_type, dialect, typed_null=False):
         return "'" + s + "'"
     if col_type == "DATE":
         return f"DATE '{value}'"
+    if col_type == "TIMESTAMP":
+        return f"TIMESTAMP '{value}'"
     if col_type == "BOOLEAN":
         return "TRUE" if value else "FALSE"
     raise ValueError(col_type)
@@ -90,6 +99,12 @@ def fresh_value(rng, col):
         return (datetime.date(1950, 1, 1) + datetime.timedelta(days=rng.randint(0, 40000))).isoformat()
     if t == "BOOLEAN":
         return rng.random() < 0.5
+    if t == "TIMESTAMP":
+        if rng.random() < 0.6:
+            return rng.choice(TIMESTAMPS)
+        ts = datetime.datetime(1950, 1, 1) + datetime.timedelta(seconds=rng.randint(0, 3 * 10**9),
+                                                                microseconds=rng.choice([0, 0, rng.randint(0, 999999)]))
+        return ts.isoformat(sep=" ")
     raise ValueError(t)
 
 
@@ -97,23 +112,39 @@ COLUMN_KINDS = [("INT", "int", True), ("BIGINT", "int", True), ("TINYINT", "int"
                 ("SMALLINT", "int", False), ("INT", "int", False), ("BIGINT", "int", False),
                 ("DOUBLE", "double", True), ("DECIMAL(38,10)", "decimal", False),
                 ("DECIMAL(10,2)", "decimal", True), ("STRING", "string", False), ("STRING", "string", False),
-                ("DATE", "date", False), ("BOOLEAN", "bool", False)]
+                ("DATE", "date", False), ("BOOLEAN", "bool", False), ("TIMESTAMP", "timestamp", False)]
 
 
 def random_tables(rng, count=None):
-    """2-4 tables t0, t1, ... of 0-30 rows; every table has a unique INT `id` first."""
+    """2-4 tables t0, t1, ... of 0-120 rows; every table has a unique INT `id` first."""
     tables = []
     for ti in range(count or rng.randint(2, 4)):
         cols = [Column("id", "INT", "int", True)]
         for ci in range(rng.randint(2, 6)):
             t, cls, bounded = rng.choice(COLUMN_KINDS)
             cols.append(Column(f"c{ci}", t, cls, bounded))
-        n = rng.choice([0, 1, 3, 8, 15, 30, 30])
+        n = rng.choice([0, 1, 3, 8, 15, 30, 30, 120])
         pools = {c.name: [fresh_value(rng, c) for _ in range(rng.randint(1, 4))] for c in cols}
         ids = list(range(n))
         rng.shuffle(ids)
         rows = [[ids[r]] + [random_value(rng, c, pools[c.name]) for c in cols[1:]] for r in range(n)]
-        tables.append(Table(f"t{ti}", cols, rows))
+        t = Table(f"t{ti}", cols, rows, dv=rng.random() < 0.4)
+        keys = [c for c in cols[1:] if c.sqltype != "DOUBLE"]
+        if keys and rng.random() < 0.3:
+            key = rng.choice(keys)
+            t.partition = key.name
+            if key.sqltype == "STRING":  # Delta stores '' as a NULL partition value (Spark reads NULL)
+                k = cols.index(key)
+                for r in rows:
+                    if r[k] == "":
+                        r[k] = None
+        if rng.random() < 0.4:
+            t.changes.append(f"DELETE FROM {t.name} WHERE id % {rng.randint(2, 5)} = {rng.randint(0, 1)}")
+        bounded = [c for c in cols[1:] if c.bounded and c.cls == "int" and c.name != t.partition]
+        if bounded and rng.random() < 0.3:
+            c = rng.choice(bounded).name
+            t.changes.append(f"UPDATE {t.name} SET {c} = {c} + 1 WHERE id % 3 = {rng.randint(0, 2)}")
+        tables.append(t)
     return tables
 
 
@@ -121,7 +152,12 @@ def create_statements(tables, dialect):
     """CREATE TABLE and INSERT statements (the rows in up to three INSERTs: several files)."""
     out = []
     for t in tables:
-        out.append(f"CREATE TABLE {t.name} (" + ", ".join(f"{c.name} {c.sqltype}" for c in t.columns) + ")")
+        create = f"CREATE TABLE {t.name} (" + ", ".join(f"{c.name} {c.sqltype}" for c in t.columns) + ")"
+        if dialect == "shoal" and t.partition:
+            create += f" PARTITIONED BY ({t.partition})"
+        if dialect == "shoal" and t.dv:
+            create += " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')"
+        out.append(create)
         chunks = [t.rows[i::3] for i in range(3)] if len(t.rows) > 5 else [t.rows]
         for chunk in chunks:
             if not chunk:
@@ -129,4 +165,5 @@ def create_statements(tables, dialect):
             values = ", ".join("(" + ", ".join(lit(v, c.sqltype, dialect) for v, c in zip(r, t.columns)) + ")"
                                for r in chunk)
             out.append(f"INSERT INTO {t.name} VALUES {values}")
+        out += t.changes
     return out

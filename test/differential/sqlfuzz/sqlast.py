@@ -20,7 +20,8 @@ class E:
         if op == "lit":
             return lit(i["value"], i["sqltype"], d, typed_null=True)
         if op == "bin":
-            return f"({a[0]} {i['sym']} {a[1]})"
+            sym = "//" if i["sym"] == "div" and d == "duck" else i["sym"]  # integer division
+            return f"({a[0]} {sym} {a[1]})"
         if op == "not":
             return f"(NOT {a[0]})"
         if op == "isnull":
@@ -34,6 +35,8 @@ class E:
         if op == "case":
             whens = " ".join(f"WHEN {a[k]} THEN {a[k + 1]}" for k in range(0, len(a) - 1, 2))
             return f"(CASE {whens} ELSE {a[-1]} END)"
+        if op == "cast":
+            return f"CAST({a[0]} AS {i['type']})"
         if op == "func":
             return f"{i['name']}({', '.join(a)})"
         if op == "agg":
@@ -50,8 +53,8 @@ class E:
                 parts.append("ORDER BY " + ", ".join(f"{k} {o}" for k, o in zip(keys, i["orders"])))
             if i.get("frame"):
                 parts.append(i["frame"])
-            extra = "".join(f", {x}" for x in i.get("consts", []))
-            return f"{i['name']}({', '.join(a[:n])}{extra}) OVER ({' '.join(parts)})"
+            call = ", ".join(a[:n] + i.get("consts", []))
+            return f"{i['name']}({call}) OVER ({' '.join(parts)})"
         if op == "exists":
             return f"({'NOT ' if i['neg'] else ''}EXISTS ({a[0]}))"
         if op == "insub":
