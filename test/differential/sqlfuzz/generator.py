@@ -244,8 +244,7 @@ class Gen:
 
     # ---- aggregates and windows
     def aggregate(self, scope, cls, compared=False):
-        """An aggregate call; `compared`: its value meets another value's type (no sum of
-        decimals: shoal types it DECIMAL(38, s), Spark DECIMAL(p + 10, s), README.md)."""
+        """An aggregate call; `compared`: it is compared with another value (no FILTER then)."""
         r = self.rng
         if cls == "int" and r.random() < 0.4 or not self.cols_of(scope, cls):
             if r.random() < 0.5 or not scope:
@@ -255,11 +254,15 @@ class Gen:
         names = ["min", "max"]
         if cls in ("int", "double") and arg.bounded:
             names += ["sum", "avg"]
-        if cls == "decimal" and arg.bounded and not compared:
+        if cls == "decimal" and arg.bounded:
             names += ["sum"]
         name = r.choice(names)
         out = "double" if name == "avg" else cls
-        return E("agg", [arg], out, arg.bounded or name in ("sum", "avg"), name=name, distinct=r.random() < 0.2)
+        args = [arg]
+        if r.random() < 0.15 and not compared:  # agg(x) FILTER (WHERE p)
+            args.append(self.predicate(scope, 1))
+        return E("agg", args, out, arg.bounded or name in ("sum", "avg"), name=name, distinct=r.random() < 0.2,
+                 filtered=len(args) > 1)
 
     def window(self, scope, total_key):
         """A window call; `total_key`: a column unique in the input (the table's id) for functions
@@ -348,11 +351,19 @@ class Gen:
         t = self.rng.choice(self.tables)
         if depth > 0 and self.rng.random() < 0.15:
             q, _ = self.select(depth - 1, allow_order=False)
+            k = self.rng.random()
+            if k < 0.15:  # a set operation as a derived table
+                q.distinct, q.order, q.limit = False, None, None
+                right, _ = self.select(depth - 1, allow_order=False, plain=True, classes=[e.cls for e in q.items])
+                q = SetOp(self.rng.choice(["UNION", "INTERSECT", "EXCEPT"]), self.rng.random() < 0.5, q, right)
+            elif k < 0.3:  # a top-N: ORDER BY every column, LIMIT
+                q.order = [(j + 1, self.rng.random() < 0.5, self.rng.random() < 0.5) for j in range(q.width())]
+                q.limit = self.rng.randint(0, 5)
             alias = self.alias("d")
             return Derived(q, alias), [ScopeCol(alias, f"x{k}", e.cls, e.bounded and e.cls != "decimal",
                                                 e.info.get("sqltype", "BIGINT" if e.cls == "int" else
                                                            "DECIMAL(38,10)" if e.cls == "decimal" else "STRING"))
-                                       for k, e in enumerate(q.items) if not decimal_sum(e)]
+                                       for k, e in enumerate(output_items(q))]
         alias = self.alias("a")
         return TableRef(t.name, alias), self.table_scope(t, alias)
 
@@ -419,6 +430,8 @@ class Gen:
         if r.random() < 0.3:
             agg = self.aggregate(scope, self.some_class(scope), compared=True)
             having = E("bin", [agg, self.literal(agg.cls)], "bool", sym=r.choice(CMP[:6]))
+            if depth > 0 and r.random() < 0.3:  # an uncorrelated subquery in HAVING
+                having = E("bin", [having, self.subquery_predicate([], 1)], "bool", sym=r.choice(["AND", "OR"]))
         return Select(items, frm, where, kind, groups, sets, having, distinct=r.random() < 0.1), scope
 
 
@@ -426,8 +439,6 @@ def refs_column(e):
     return e.op == "col" or any(isinstance(a, E) and refs_column(a) for a in e.args)
 
 
-def decimal_sum(e):
-    """Whether e holds a SUM of decimals (its type differs between shoal and Spark, README.md)."""
-    if e.op == "agg" and e.info["name"] == "sum" and e.cls == "decimal":
-        return True
-    return any(isinstance(a, E) and decimal_sum(a) for a in e.args)
+def output_items(q):
+    """The select items that name a query's output columns (a set operation's: its left side's)."""
+    return q.items if isinstance(q, Select) else output_items(q.args[0])

@@ -40,9 +40,12 @@ class E:
         if op == "func":
             return f"{i['name']}({', '.join(a)})"
         if op == "agg":
+            where = ""
+            if i.get("filtered"):
+                where, a = f" FILTER (WHERE {a[-1]})", a[:-1]
             if not a:
-                return f"{i['name']}(*)"
-            return f"{i['name']}({'DISTINCT ' if i.get('distinct') else ''}{', '.join(a)})"
+                return f"{i['name']}(*){where}"
+            return f"{i['name']}({'DISTINCT ' if i.get('distinct') else ''}{', '.join(a)}){where}"
         if op == "win":
             n = i["nargs"]
             parts = []
