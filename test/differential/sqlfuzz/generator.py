@@ -43,7 +43,7 @@ class Gen:
                 return E("lit", [], "int", False, value=schema.fresh_value(r, col), sqltype=like.sqltype)
             return E("lit", [], "int", True, value=r.randint(-25, 25), sqltype="INT")
         if cls == "double":
-            v = r.choice([0.0, 1.5, -2.25, 10.0, 100.5, float("nan"), float("inf"), round(r.uniform(-500, 500), 1)])
+            v = r.choice([0.0, -0.0, 1.5, -2.25, 10.0, 100.5, float("nan"), float("inf"), round(r.uniform(-500, 500), 1)])
             return E("lit", [], "double", True, value=v, sqltype="DOUBLE")
         if cls == "decimal":
             t = like.sqltype if like is not None and like.sqltype.startswith("DECIMAL") else r.choice(

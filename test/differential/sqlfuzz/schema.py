@@ -8,7 +8,7 @@ import random
 # class of each type: what expressions may do with it (README.md)
 INT_TYPES = {"TINYINT": 7, "SMALLINT": 15, "INT": 31, "BIGINT": 63}
 STRINGS = ["", "a", "A", "ab", "abc", "b", "B", " a", "a ", "é", "É", "ñ", "日本", "日", "it's", "a%b", "x_y",
-           "back\\slash", "🦆", "zz", "naïve", "Ñ", "0", "10", "9"]
+           "back\\slash", "🦆", "zz", "naïve", "Ñ", "ÿ", "Ωμ", "ПРИвет", "0", "10", "9"]
 TIMESTAMPS = ["1970-01-01 00:00:00", "1969-12-31 23:59:59.999999", "1970-01-01 00:00:00.000001",
               "0001-01-01 00:00:00", "9999-12-31 23:59:59.999999", "2000-02-29 12:30:00", "2024-03-10 02:30:00.5"]
 DATES = ["1970-01-01", "1969-12-31", "1970-01-02", "0001-01-01", "9999-12-31", "2000-02-29", "1900-03-01",
@@ -47,6 +47,8 @@ def lit(value, col_type, dialect, typed_null=False):
             return "CAST('NaN' AS DOUBLE)"
         if value in (float("inf"), float("-inf")):
             return f"CAST('{'-' if value < 0 else ''}Infinity' AS DOUBLE)"
+        if value == 0 and str(value).startswith("-"):
+            return "CAST('-0.0' AS DOUBLE)"  # -0.0 as a number is the negation of the decimal 0.0: +0.0
         return f"CAST({value!r} AS DOUBLE)"
     if col_type.startswith("DECIMAL"):
         return f"CAST('{value:f}' AS {col_type})"
@@ -83,7 +85,7 @@ def fresh_value(rng, col):
         return rng.choice([-(2**bits), 2**bits - 1, 0, 1, -1, rng.randint(-(2**bits), 2**bits - 1),
                            rng.randint(-5, 5)])
     if t == "DOUBLE":
-        return rng.choice([float("nan"), float("inf"), float("-inf"), 0.0, 1.5, -2.25,
+        return rng.choice([float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 1.5, -2.25,
                            round(rng.uniform(-1000, 1000), 2), round(rng.uniform(-10, 10), 1)])
     if t == "DECIMAL(38,10)":
         big = 10**38 - 1
