@@ -64,7 +64,7 @@ def main():
     finally:
         shoal.close()
         duck.close()
-    print(runner.stats.summary())
+        print(runner.stats.summary(), flush=True)
     return 1 if found else 0
 
 

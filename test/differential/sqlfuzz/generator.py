@@ -9,6 +9,7 @@ from .sqlast import E, Derived, Join, Select, SetOp, TableRef
 
 CMP = ["=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"]
 LIKE_PARTS = ["%", "_", "a", "b", "A", "é", "日", "'", " ", "x_y"]
+BIG = 200
 ORDERABLE = ["int", "double", "decimal", "string", "date", "bool", "timestamp"]
 
 
@@ -25,6 +26,8 @@ class Gen:
 
     def __init__(self, rng, tables):
         self.rng, self.tables, self.n_alias = rng, tables, 0
+        # a table of more than BIG rows appears in at most one FROM of a query (the joins stay small)
+        self.big_used = False
 
     # ---- names and scopes
     def alias(self, prefix):
@@ -347,8 +350,16 @@ class Gen:
             frm, scope = Join(kind, frm, right, on), scope + rscope
         return frm, scope
 
+    def pick_table(self):
+        """A table for a FROM: a big one at most once per query."""
+        tables = [t for t in self.tables if len(t.rows) <= BIG or not self.big_used]
+        t = self.rng.choice(tables)
+        if len(t.rows) > BIG:
+            self.big_used = True
+        return t
+
     def from_item(self, depth):
-        t = self.rng.choice(self.tables)
+        t = self.pick_table()
         if depth > 0 and self.rng.random() < 0.15:
             q, _ = self.select(depth - 1, allow_order=False)
             k = self.rng.random()
@@ -393,7 +404,7 @@ class Gen:
         r = self.rng
         shape = "plain" if plain or classes else r.choice(["plain", "plain", "agg", "agg", "window"])
         if shape == "window":  # over one table: its id orders rows totally
-            t = r.choice(self.tables)
+            t = self.pick_table()
             alias = self.alias("a")
             frm, scope = TableRef(t.name, alias), self.table_scope(t, alias)
         else:

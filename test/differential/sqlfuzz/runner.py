@@ -3,6 +3,7 @@ minimizes every finding and prints how to reproduce it."""
 import random
 import sys
 import time
+import traceback
 
 from . import minimize, oracles, schema
 from .generator import Gen
@@ -56,7 +57,13 @@ class Runner:
 
     def check_query(self, seed, i):
         gen = Gen(query_rng(seed, i), self.tables)
-        q = gen.query()
+        try:
+            q = gen.query()
+        except Exception:  # a bug of the generator: reported, and the campaign goes on
+            f = oracles.Finding("generator", traceback.format_exc(), "")
+            self.stats.add(f)
+            self.out.write(f"\n=== sqlfuzz finding [generator] seed {seed} query {i}\n{f.detail}\n")
+            return [f]
         self.stats.queries += 1
         findings, base = oracles.check_engines(q, self.shoal, self.duck)
         if base[0] is not None and not findings:

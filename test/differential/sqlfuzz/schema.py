@@ -118,14 +118,19 @@ COLUMN_KINDS = [("INT", "int", True), ("BIGINT", "int", True), ("TINYINT", "int"
 
 
 def random_tables(rng, count=None):
-    """2-4 tables t0, t1, ... of 0-120 rows; every table has a unique INT `id` first."""
+    """2-4 tables t0, t1, ... of 0-120 rows (t0 sometimes 700 or 2,500, the others then at most
+    30); every table has a unique INT `id` first."""
     tables = []
+    big = rng.random() < 0.2
     for ti in range(count or rng.randint(2, 4)):
         cols = [Column("id", "INT", "int", True)]
         for ci in range(rng.randint(2, 6)):
             t, cls, bounded = rng.choice(COLUMN_KINDS)
             cols.append(Column(f"c{ci}", t, cls, bounded))
-        n = rng.choice([0, 1, 3, 8, 15, 30, 30, 120])
+        if ti == 0 and big:
+            n = rng.choice([700, 2500])  # several batches per file: parallel operators, merges
+        else:
+            n = rng.choice([0, 1, 3, 8, 15, 30, 30] + ([] if big else [120]))
         pools = {c.name: [fresh_value(rng, c) for _ in range(rng.randint(1, 4))] for c in cols}
         ids = list(range(n))
         rng.shuffle(ids)
