@@ -8,6 +8,7 @@
 // DATE, TIMESTAMP as strings; NaN and infinities as the strings "NaN", "Infinity", "-Infinity".
 // Usage: duckserve.mjs [--threads N]
 import { DuckDBInstance } from '@duckdb/node-api';
+import { toJson } from './json_value.mjs';
 import readline from 'node:readline';
 
 const args = process.argv.slice(2);
@@ -15,16 +16,6 @@ const threads = args[0] === '--threads' ? args[1] : null;
 const inst = await DuckDBInstance.create(':memory:', threads ? { threads: String(threads) } : {});
 const con = await inst.connect();
 
-const toJson = (v) => {
-  if (typeof v === 'bigint') return (v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
-  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-  if (v === null || typeof v !== 'object') return v;
-  const kind = v.constructor ? v.constructor.name : '';
-  if (kind === 'DuckDBListValue' || kind === 'DuckDBArrayValue') return v.items.map(toJson);
-  if (kind === 'DuckDBStructValue') { const o = {}; for (const [k, x] of Object.entries(v.entries)) o[k] = toJson(x); return o; }
-  if (kind === 'DuckDBMapValue') return v.entries.map((e) => ({ key: toJson(e.key), value: toJson(e.value) }));
-  return v.toString();
-};
 
 const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of rl) {
