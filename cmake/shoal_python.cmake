@@ -71,4 +71,9 @@ if(EXISTS /usr/bin/python3 AND NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN)
            COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/test/differential/fuzz_sql.py --seeds 1-3 --queries 150)
   set_tests_properties(differential/sqlfuzz PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77
                        ENVIRONMENT "PYTHONPATH=${SHOAL_PYTHON_DIR};PYTHONDONTWRITEBYTECODE=1;TZ=UTC")
+  add_test(NAME differential/sqlfuzz_unit
+           COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider sqlfuzz/test_sqlfuzz.py
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/test/differential)
+  set_tests_properties(differential/sqlfuzz_unit PROPERTIES LABELS unit TIMEOUT 120
+                       ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 endif()

@@ -16,7 +16,6 @@ const threads = args[0] === '--threads' ? args[1] : null;
 const inst = await DuckDBInstance.create(':memory:', threads ? { threads: String(threads) } : {});
 const con = await inst.connect();
 
-
 const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of rl) {
   if (!line.trim()) continue;

@@ -26,8 +26,9 @@ def missing():
         return f"the shoal Python module is not importable (make python; PYTHONPATH=build/python): {e}"
     if not os.path.exists(os.path.join(DUCK_DIR, "node_modules", "@duckdb", "node-api")):
         return "DuckDB is not installed in build/duckdb (make deps)"
-    if not os.path.exists(os.path.join(DUCK_DIR, "duckserve.mjs")):
-        return "build/duckdb/duckserve.mjs is missing (make deps copies tools/duckdb/*.mjs)"
+    for script in ("duckserve.mjs", "json_value.mjs"):
+        if not os.path.exists(os.path.join(DUCK_DIR, script)):
+            return f"build/duckdb/{script} is missing (make deps copies tools/duckdb/*.mjs)"
     if shutil.which("node") is None:
         return "node is not on PATH"
     return None
