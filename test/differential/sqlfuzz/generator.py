@@ -264,8 +264,10 @@ class Gen:
         args = [arg]
         if r.random() < 0.15 and not compared:  # agg(x) FILTER (WHERE p)
             args.append(self.predicate(scope, 1))
+        # DuckDB's SUM of a DECIMAL is DECIMAL(38, s), Spark's DECIMAL(p + 10, s): DuckDB's text casts
+        spark_type = f"DECIMAL({min(38, decimal_precision(arg) + 10)},2)" if cls == "decimal" and name == "sum" else None
         return E("agg", args, out, arg.bounded or name in ("sum", "avg"), name=name, distinct=r.random() < 0.2,
-                 filtered=len(args) > 1)
+                 filtered=len(args) > 1, spark_type=spark_type)
 
     def window(self, scope, total_key):
         """A window call; `total_key`: a column unique in the input (the table's id) for functions
@@ -453,3 +455,13 @@ def refs_column(e):
 def output_items(q):
     """The select items that name a query's output columns (a set operation's: its left side's)."""
     return q.items if isinstance(q, Select) else output_items(q.args[0])
+
+
+def decimal_precision(e):
+    """The precision Spark gives a bounded decimal expression (DECIMAL(10,2) columns and literals,
+    + and -, CASE, COALESCE, abs); its scale is 2."""
+    if e.op == "bin" and e.info.get("sym") in ("+", "-"):
+        return max(decimal_precision(a) for a in e.args) + 1
+    if e.op in ("case", "func"):
+        return max([decimal_precision(a) for a in e.args if a.cls == "decimal"] or [10])
+    return 10

@@ -45,7 +45,10 @@ class E:
                 where, a = f" FILTER (WHERE {a[-1]})", a[:-1]
             if not a:
                 return f"{i['name']}(*){where}"
-            return f"{i['name']}({'DISTINCT ' if i.get('distinct') else ''}{', '.join(a)}){where}"
+            call = f"{i['name']}({'DISTINCT ' if i.get('distinct') else ''}{', '.join(a)}){where}"
+            if d == "duck" and i.get("spark_type"):
+                call = f"CAST({call} AS {i['spark_type']})"
+            return call
         if op == "win":
             n = i["nargs"]
             parts = []
