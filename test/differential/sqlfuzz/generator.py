@@ -25,7 +25,7 @@ class Gen:
     """Generates one query from `rng` over `tables`. Thread-safety: none (one per thread)."""
 
     def __init__(self, rng, tables):
-        self.rng, self.tables, self.n_alias = rng, tables, 0
+        self.rng, self.tables, self.n_alias = rng, list(tables), 0  # CTEs join the list
         # a table of more than BIG rows appears in at most one FROM of a query (the joins stay small)
         self.big_used = False
 
@@ -352,9 +352,9 @@ class Gen:
             frm, scope = Join(kind, frm, right, on), scope + rscope
         return frm, scope
 
-    def pick_table(self):
-        """A table for a FROM: a big one at most once per query."""
-        tables = [t for t in self.tables if len(t.rows) <= BIG or not self.big_used]
+    def pick_table(self, real=False):
+        """A table for a FROM: a big one at most once per query; `real`: not a CTE."""
+        tables = [t for t in self.tables if (len(t.rows) <= BIG or not self.big_used) and (t.real or not real)]
         t = self.rng.choice(tables)
         if len(t.rows) > BIG:
             self.big_used = True
@@ -374,8 +374,7 @@ class Gen:
                 q.limit = self.rng.randint(0, 5)
             alias = self.alias("d")
             return Derived(q, alias), [ScopeCol(alias, f"x{k}", e.cls, e.bounded and e.cls != "decimal",
-                                                e.info.get("sqltype", "BIGINT" if e.cls == "int" else
-                                                           "DECIMAL(38,10)" if e.cls == "decimal" else "STRING"))
+                                                e.info.get("sqltype", sqltype_of(e)))
                                        for k, e in enumerate(output_items(q))]
         alias = self.alias("a")
         return TableRef(t.name, alias), self.table_scope(t, alias)
@@ -385,6 +384,17 @@ class Gen:
         """A top-level query: a SELECT or a set operation, with ORDER BY of every output column
         (and LIMIT) sometimes."""
         r = self.rng
+        ctes = []
+        if r.random() < 0.15:  # WITH c1 AS (...): a table the query (and its subqueries) may read twice
+            for k in range(r.randint(1, 2)):
+                cq, _ = self.select(depth - 1, allow_order=False)
+                name = self.alias("cte")
+                ctes.append((name, cq))
+                cols = [schema.Column(f"x{j}", e.info.get("sqltype", sqltype_of(e)), e.cls,
+                                      e.bounded and e.cls != "decimal") for j, e in enumerate(cq.items)]
+                t = schema.Table(name, cols, [])
+                t.real = False
+                self.tables.append(t)
         if r.random() < 0.15:
             left, _ = self.select(depth - 1, allow_order=False, plain=True)
             right, _ = self.select(depth - 1, allow_order=False, plain=True, classes=[e.cls for e in left.items])
@@ -395,6 +405,9 @@ class Gen:
             q.order = [(k + 1, r.random() < 0.5, r.random() < 0.5) for k in range(q.width())]
             if r.random() < 0.6:
                 q.limit = r.randint(0, 10)
+                if r.random() < 0.3:
+                    q.offset = r.randint(1, 3)
+        q.ctes = ctes
         return q
 
     def select(self, depth, allow_order, plain=False, classes=None):
@@ -406,7 +419,7 @@ class Gen:
         r = self.rng
         shape = "plain" if plain or classes else r.choice(["plain", "plain", "agg", "agg", "window"])
         if shape == "window":  # over one table: its id orders rows totally
-            t = self.pick_table()
+            t = self.pick_table(real=True)
             alias = self.alias("a")
             frm, scope = TableRef(t.name, alias), self.table_scope(t, alias)
         else:
@@ -465,3 +478,9 @@ def decimal_precision(e):
     if e.op in ("case", "func"):
         return max([decimal_precision(a) for a in e.args if a.cls == "decimal"] or [10])
     return 10
+
+
+def sqltype_of(e):
+    """A SQL type of e's class, for literals compared with it."""
+    return {"int": "BIGINT", "decimal": "DECIMAL(38,10)", "double": "DOUBLE", "date": "DATE", "bool": "BOOLEAN",
+            "timestamp": "TIMESTAMP"}.get(e.cls, "STRING")

@@ -31,6 +31,7 @@ class Table:
     def __init__(self, name, columns, rows, partition=None, dv=False, changes=()):
         self.name, self.columns, self.rows = name, columns, rows
         self.partition, self.dv, self.changes = partition, dv, list(changes)
+        self.real = True  # False: a query's CTE (generator.py)
 
 
 def lit(value, col_type, dialect, typed_null=False):

@@ -97,6 +97,17 @@ class Derived:
         return f"({self.args[0].render(d)}) AS {self.alias}"
 
 
+def with_sql(ctes, d):
+    if not ctes:
+        return ""
+    return "WITH " + ", ".join(f"{name} AS ({q.render(d)})" for name, q in ctes) + " "
+
+
+def limit_sql(q):
+    s = f" LIMIT {q.limit}" if q.limit is not None else ""
+    return s + (f" OFFSET {q.offset}" if q.offset else "")
+
+
 def order_sql(order):
     return " ORDER BY " + ", ".join(f"{p} {'DESC' if desc else 'ASC'} NULLS {'FIRST' if nf else 'LAST'}"
                                     for p, desc, nf in order)
@@ -112,13 +123,14 @@ class Select:
         self.items, self.frm, self.where, self.having = list(items), frm, where, having
         self.group_kind, self.groups, self.sets = group_kind, list(groups), sets
         self.distinct, self.order, self.limit = distinct, order, limit
+        self.offset, self.ctes = None, []
 
     @property
     def args(self):
         return self.items + [x for x in (self.frm, self.where, self.having) if x is not None] + self.groups
 
     def render(self, d):
-        s = "SELECT " + ("DISTINCT " if self.distinct else "")
+        s = with_sql(self.ctes, d) + "SELECT " + ("DISTINCT " if self.distinct else "")
         s += ", ".join(f"{e.render(d)} AS x{k}" for k, e in enumerate(self.items))
         if self.frm is not None:
             s += " FROM " + self.frm.render(d)
@@ -142,9 +154,7 @@ class Select:
             s += " HAVING " + having
         if self.order:
             s += order_sql(self.order)
-        if self.limit is not None:
-            s += f" LIMIT {self.limit}"
-        return s
+        return s + limit_sql(self)
 
     def width(self):
         return len(self.items)
@@ -153,14 +163,14 @@ class Select:
 class SetOp:
     def __init__(self, op, all_, left, right, order=None, limit=None):
         self.op, self.all, self.args, self.order, self.limit = op, all_, [left, right], order, limit
+        self.offset, self.ctes = None, []
 
     def render(self, d):
-        s = f"{self.args[0].render(d)} {self.op}{' ALL' if self.all else ''} {self.args[1].render(d)}"
+        s = with_sql(self.ctes, d)
+        s += f"{self.args[0].render(d)} {self.op}{' ALL' if self.all else ''} {self.args[1].render(d)}"
         if self.order:
             s += order_sql(self.order)
-        if self.limit is not None:
-            s += f" LIMIT {self.limit}"
-        return s
+        return s + limit_sql(self)
 
     def width(self):
         return self.args[0].width()
