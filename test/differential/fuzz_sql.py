@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential SQL fuzzing of shoal against DuckDB and against itself (sqlfuzz/README.md).
 
-  fuzz_sql.py --seeds 2-4,6 --queries 120   fixed seeds (make test runs this)
+  fuzz_sql.py --seeds 2-4,6 --queries 100   fixed seeds (make test runs this)
   fuzz_sql.py --seconds 600 [--first-seed N]  consecutive seeds until the time is up (make reliability)
   fuzz_sql.py --seed 7 --query 42           one query again: prints its finding, minimized
 

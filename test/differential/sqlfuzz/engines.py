@@ -7,11 +7,15 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 
 from . import compare
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DUCK_DIR = os.path.join(ROOT, "build", "duckdb")
+
+QUERY_SECONDS = 20
+TIMEOUT = "TIMEOUT"  # run()'s error when the query ran past QUERY_SECONDS (not a finding)
 
 # The reference connection: every rewrite and shortcut the engine may take, off.
 REFERENCE_SETTINGS = ["SET shoal.optimizer = off", "SET shoal.prewhere = off", "SET shoal.runtime_filters = off",
@@ -54,11 +58,18 @@ class Shoal:
             self.con.sql(s)
 
     def run(self, sql, reference=False):
+        con = self.ref if reference else self.con
+        watchdog = threading.Timer(QUERY_SECONDS, con.interrupt)  # a runaway query is skipped
+        watchdog.start()
         try:
-            rel = (self.ref if reference else self.con).sql(sql)
+            rel = con.sql(sql)
             return None, [tuple(compare.normalize_shoal(v) for v in row) for row in rel.fetchall()]
         except Exception as e:  # the module's exception classes: shoal.Error subclasses
+            if type(e).__name__ == "InterruptException":
+                return TIMEOUT, None
             return f"{type(e).__name__}: {e}", None
+        finally:
+            watchdog.cancel()
 
     def close(self):
         self.ref.close()

@@ -10,6 +10,7 @@ from .sqlast import E, Derived, Join, Select, SetOp, TableRef
 CMP = ["=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"]
 LIKE_PARTS = ["%", "_", "a", "b", "A", "é", "日", "'", " ", "x_y"]
 BIG = 200
+MAX_JOIN_ROWS = 100_000  # bound of the rows a FROM clause's joins may produce before filters
 ORDERABLE = ["int", "double", "decimal", "string", "date", "bool", "timestamp"]
 
 
@@ -28,6 +29,7 @@ class Gen:
         self.rng, self.tables, self.n_alias = rng, list(tables), 0  # CTEs join the list
         # a table of more than BIG rows appears in at most one FROM of a query (the joins stay small)
         self.big_used = False
+        self.last_est = 1  # rows bound of the last FROM item or clause (from_item, from_clause)
 
     # ---- names and scopes
     def alias(self, prefix):
@@ -328,6 +330,21 @@ class Gen:
         return E("win", args + part + keys, cls, bounded, name=name, nargs=len(args), partition=len(part),
                  orders=orders, frame=frame, consts=consts)
 
+    def window_over_groups(self, items, groups):
+        """A window function over a grouped query's rows: rank by an aggregate, or a sum of an
+        aggregate per group key (`sum(count(*)) OVER (PARTITION BY g)`)."""
+        r = self.rng
+        aggs = [e for e in items if e.op == "agg"]
+        key = r.choice(aggs)
+        part = [r.choice(groups)] if groups and r.random() < 0.5 else []
+        sums = [e for e in aggs if e.cls in ("int", "double") and e.bounded]
+        if sums and r.random() < 0.5:
+            arg = r.choice(sums)
+            return E("win", [arg] + part, arg.cls, True, name="sum",
+                     nargs=1, partition=len(part), orders=[], frame=None, consts=[])
+        return E("win", part + [key], "int", True, name=r.choice(["rank", "dense_rank"]), nargs=0,
+                 partition=len(part), orders=[self.order_dir()], frame=None, consts=[])
+
     def order_dir(self):
         return f"{self.rng.choice(['ASC', 'DESC'])} NULLS {self.rng.choice(['FIRST', 'LAST'])}"
 
@@ -336,8 +353,12 @@ class Gen:
         r = self.rng
         n = r.choice([1, 1, 2, 2, 2, 3])
         frm, scope = self.from_item(depth)
+        est = self.last_est
         for _ in range(n - 1):
             right, rscope = self.from_item(depth)
+            if est * self.last_est > MAX_JOIN_ROWS:  # keep every query cheap: no join of big inputs
+                break
+            est *= self.last_est
             kind = r.choice(["INNER", "INNER", "LEFT", "RIGHT", "FULL", "CROSS"])
             on = None
             if kind != "CROSS":
@@ -350,6 +371,7 @@ class Gen:
                     conds.append(self.predicate(scope + rscope, 1))
                 on = conds[0] if len(conds) == 1 else E("bin", conds, "bool", sym="AND")
             frm, scope = Join(kind, frm, right, on), scope + rscope
+        self.last_est = est
         return frm, scope
 
     def pick_table(self, real=False):
@@ -361,22 +383,27 @@ class Gen:
         return t
 
     def from_item(self, depth):
+        """A table or derived table and its columns; sets self.last_est to a bound of its rows."""
         t = self.pick_table()
         if depth > 0 and self.rng.random() < 0.15:
             q, _ = self.select(depth - 1, allow_order=False)
+            est = self.last_est
             k = self.rng.random()
             if k < 0.15:  # a set operation as a derived table
                 q.distinct, q.order, q.limit = False, None, None
                 right, _ = self.select(depth - 1, allow_order=False, plain=True, classes=[e.cls for e in q.items])
                 q = SetOp(self.rng.choice(["UNION", "INTERSECT", "EXCEPT"]), self.rng.random() < 0.5, q, right)
+                est += self.last_est
             elif k < 0.3:  # a top-N: ORDER BY every column, LIMIT
                 q.order = [(j + 1, self.rng.random() < 0.5, self.rng.random() < 0.5) for j in range(q.width())]
                 q.limit = self.rng.randint(0, 5)
             alias = self.alias("d")
+            self.last_est = est
             return Derived(q, alias), [ScopeCol(alias, f"x{k}", e.cls, e.bounded and e.cls != "decimal",
                                                 e.info.get("sqltype", sqltype_of(e)))
                                        for k, e in enumerate(output_items(q))]
         alias = self.alias("a")
+        self.last_est = max(1, t.est if not t.real else len(t.rows))
         return TableRef(t.name, alias), self.table_scope(t, alias)
 
     # ---- queries
@@ -393,7 +420,7 @@ class Gen:
                 cols = [schema.Column(f"x{j}", e.info.get("sqltype", sqltype_of(e)), e.cls,
                                       e.bounded and e.cls != "decimal") for j, e in enumerate(cq.items)]
                 t = schema.Table(name, cols, [])
-                t.real = False
+                t.real, t.est = False, self.last_est
                 self.tables.append(t)
         if r.random() < 0.15:
             left, _ = self.select(depth - 1, allow_order=False, plain=True)
@@ -422,6 +449,7 @@ class Gen:
             t = self.pick_table(real=True)
             alias = self.alias("a")
             frm, scope = TableRef(t.name, alias), self.table_scope(t, alias)
+            self.last_est = max(1, len(t.rows))
         else:
             frm, scope = self.from_clause(depth)
         sub = depth
@@ -452,6 +480,8 @@ class Gen:
         used = set(range(len(groups))) if sets is None else {k for st in sets for k in st}
         items = [g for k, g in enumerate(groups) if k in used and r.random() < 0.8]
         items += [self.aggregate(scope, self.some_class(scope)) for _ in range(r.randint(1, 3))]
+        if r.random() < 0.2:
+            items.append(self.window_over_groups(items, [g for k, g in enumerate(groups) if k in used]))
         having = None
         if r.random() < 0.3:
             agg = self.aggregate(scope, self.some_class(scope), compared=True)

@@ -5,7 +5,7 @@ import sys
 import time
 import traceback
 
-from . import minimize, oracles, schema
+from . import engines, minimize, oracles, schema
 from .generator import Gen
 
 QUERY_SEED_STRIDE = 1_000_003
@@ -18,7 +18,7 @@ def query_rng(seed, index):
 class Stats:
     def __init__(self):
         self.queries = self.checks = self.tlp = 0
-        self.errors_both = 0
+        self.errors_both = self.timeouts = 0
         self.findings = {}
         self.start = time.time()
 
@@ -29,7 +29,7 @@ class Stats:
         secs = max(time.time() - self.start, 1e-9)
         kinds = ", ".join(f"{k}={v}" for k, v in sorted(self.findings.items())) or "none"
         return (f"sqlfuzz: {self.queries} queries ({self.tlp} with a TLP check), {self.errors_both} rejected by "
-                f"both engines, {sum(self.findings.values())} findings ({kinds}) in {secs:.1f} s = "
+                f"both engines, {self.timeouts} skipped after {engines.QUERY_SECONDS} s, {sum(self.findings.values())} findings ({kinds}) in {secs:.1f} s = "
                 f"{self.queries * 3600 / secs:.0f} queries/hour")
 
 
@@ -66,7 +66,9 @@ class Runner:
             return [f]
         self.stats.queries += 1
         findings, base = oracles.check_engines(q, self.shoal, self.duck)
-        if base[0] is not None and not findings:
+        if base[0] == engines.TIMEOUT:
+            self.stats.timeouts += 1
+        elif base[0] is not None and not findings:
             self.stats.errors_both += 1
             if self.show_errors:
                 self.out.write(f"both engines reject seed {seed} query {i}: {base[0]}\n  {q.render('shoal')}\n")
