@@ -10,7 +10,7 @@ DEPS_STAMP := build/.deps-ok
 
 all: release
 
-$(DEPS_STAMP): scripts/install-deps.sh
+$(DEPS_STAMP): scripts/install-deps.sh $(wildcard tools/duckdb/*.mjs)
 	@mkdir -p build
 	@bash scripts/install-deps.sh
 

@@ -65,4 +65,15 @@ if(EXISTS /usr/bin/python3 AND NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN)
     set_tests_properties(python/${n} PROPERTIES LABELS unit TIMEOUT 600
                          ENVIRONMENT "PYTHONPATH=${SHOAL_PYTHON_DIR};SHOAL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PYTHONDONTWRITEBYTECODE=1;TZ=UTC")
   endforeach()
+  # The differential SQL fuzzer against DuckDB (test/differential/sqlfuzz/README.md), a fixed
+  # small set of seeds; exit 77 (skipped) without the module or DuckDB, a failure under CI=true.
+  add_test(NAME differential/sqlfuzz
+           COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/test/differential/fuzz_sql.py --seeds 2-4,6 --queries 100)
+  set_tests_properties(differential/sqlfuzz PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77
+                       ENVIRONMENT "PYTHONPATH=${SHOAL_PYTHON_DIR};PYTHONDONTWRITEBYTECODE=1;TZ=UTC")
+  add_test(NAME differential/sqlfuzz_unit
+           COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider sqlfuzz/test_sqlfuzz.py
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/test/differential)
+  set_tests_properties(differential/sqlfuzz_unit PROPERTIES LABELS unit TIMEOUT 120
+                       ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 endif()

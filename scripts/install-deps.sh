@@ -42,8 +42,9 @@ if [ "${SHOAL_SKIP_DUCKDB:-0}" != "1" ]; then
   if [ ! -d "$dir/node_modules/@duckdb/node-api" ]; then
     mkdir -p "$dir"
     cp "$root/tools/duckdb/package.json" "$dir/package.json"
-    cp "$root/tools/duckdb/"*.mjs "$dir/"
     (cd "$dir" && npm install --no-audit --no-fund --loglevel=error) || echo "install-deps: DuckDB from npm not installed (oracle tests will skip)"
   fi
+  # The scripts are copied on every run, so one added to tools/duckdb reaches an existing install.
+  cp "$root/tools/duckdb/"*.mjs "$dir/" 2>/dev/null || true
 fi
 touch "$(cd "$(dirname "$0")/.." && pwd)/build/.deps-ok" 2>/dev/null || true

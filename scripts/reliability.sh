@@ -13,7 +13,9 @@
 #   FAULT_REPEAT=1      repetitions of the fault sweeps (they are deterministic: 1 is enough);
 #                       they run with SHOAL_FAULT_SWEEP=full (every fault point, not CI's sample)
 #   SOAK_SECONDS=600    length of the mixed-load soak (SHOAL_SOAK_SECONDS)
-#   CAMPAIGNS="history crash fuzz fault soak"   the campaigns to run
+#   SQLFUZZ_SECONDS=600 seconds of differential SQL fuzzing against DuckDB (0 skips it;
+#                       test/differential/sqlfuzz/README.md)
+#   CAMPAIGNS="history crash fuzz fault sqlfuzz soak"   the campaigns to run
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build/release}"
@@ -23,7 +25,8 @@ crash_rounds=${CRASH_ROUNDS:-100}
 fuzz_seconds=${FUZZ_SECONDS:-600}
 fault_repeat=${FAULT_REPEAT:-1}
 soak_seconds=${SOAK_SECONDS:-600}
-campaigns=${CAMPAIGNS:-history crash fuzz fault soak}
+sqlfuzz_seconds=${SQLFUZZ_SECONDS:-600}
+campaigns=${CAMPAIGNS:-history crash fuzz fault sqlfuzz soak}
 logs="$root/build/reliability"
 mkdir -p "$logs"
 
@@ -133,6 +136,22 @@ run_soak() {
   [ $rc -eq 0 ] || { echo "soak failed, see $log"; grep -A5 Failure "$log" | head -20; }
 }
 
+run_sqlfuzz() {
+  if [ "$sqlfuzz_seconds" = "0" ]; then return; fi
+  local log="$logs/sqlfuzz.log" start end rc queries found
+  start=$(now)
+  PYTHONPATH="$root/build/python" PYTHONDONTWRITEBYTECODE=1 TZ=UTC /usr/bin/python3 \
+    "$root/test/differential/fuzz_sql.py" --seconds "$sqlfuzz_seconds" --threads 1 > "$log" 2>&1
+  rc=$?
+  end=$(now)
+  queries=$(sed -n 's/^sqlfuzz: \([0-9][0-9]*\) queries.*/\1/p' "$log" | tail -1)
+  found=$(sed -n 's/^sqlfuzz: .* \([0-9][0-9]*\) findings.*/\1/p' "$log" | tail -1)
+  [ -n "$found" ] || found="error"
+  if [ $rc -eq 77 ]; then found="skipped"; fi
+  row "sqlfuzz (vs DuckDB, TLP, optimizer off)" "${queries:-0} queries" "$found" $((end - start))
+  [ $rc -eq 0 ] || { echo "sqlfuzz found problems, see $log"; grep -A3 '^=== sqlfuzz finding' "$log" | head -40; }
+}
+
 [ -x "$cli_test" ] || { echo "missing $cli_test: make release"; exit 1; }
 for c in $campaigns; do
   case $c in
@@ -141,6 +160,7 @@ for c in $campaigns; do
     fuzz) run_fuzz ;;
     fault) run_fault ;;
     soak) run_soak ;;
+    sqlfuzz) run_sqlfuzz ;;
     *) echo "unknown campaign $c"; exit 2 ;;
   esac
 done

@@ -296,6 +296,11 @@ class SumLikeAgg final : public GroupedAggregate {
             return Status::OutOfRange("Overflow in AVG of " + arg_->ToString());
           }
         }
+        if (kind_ == kSumDecimal && (v > columnar::MaxUnscaled(result_->precision()) ||
+                                     v < -columnar::MaxUnscaled(result_->precision()))) {
+          return Status::OutOfRange("Overflow in SUM of " + arg_->ToString() + " values: the sum does not fit " +
+                                    result_->ToString());
+        }
         if (result_->IsWideDecimal()) out->template Append<int128_t>(v);
         else out->template Append<int64_t>(static_cast<int64_t>(v));
       }
@@ -991,7 +996,7 @@ Result<AggregateBinding> ResolveAggregate(std::string_view name, const std::vect
         b.arg_types = {t};
         if (kind == kSumInt) {
           b.kind = kSumDecimal;
-          b.result_type = columnar::Decimal(38, t->scale());
+          b.result_type = columnar::Decimal(std::min(38, t->precision() + 10), t->scale());  // Spark's Sum
         } else {
           b.kind = kAvgDecimal;
           b.result_type = columnar::Decimal(std::min(38, t->precision() + 4), std::min(38, t->scale() + 4));

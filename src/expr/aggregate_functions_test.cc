@@ -148,11 +148,37 @@ TEST(Aggregates, SumOverflowAndDecimalExactness) {
   d.values->Append<int64_t>(2);
   d.groups.assign(11, 0);
   auto sum = RunSplit("sum", false, d, 1);
-  EXPECT_EQ(sum[0].type()->ToString(), "DECIMAL(38,1)");
+  EXPECT_EQ(sum[0].type()->ToString(), "DECIMAL(13,1)");  // Spark: DECIMAL(p + 10, s)
   EXPECT_EQ(sum[0].ToString(), "1.2");
   auto avg = RunSplit("avg", false, d, 1);
   EXPECT_EQ(avg[0].type()->ToString(), "DECIMAL(7,5)");
   EXPECT_EQ(avg[0].ToString(), "0.10909");  // 1.2 / 11 = 0.109090.. rounded half away
+}
+
+// The bound is the result's precision, not 38 digits: unscaled values no DECIMAL(3,1) column
+// holds stand in for the 10^10 rows a real overflow would need.
+TEST(Aggregates, DecimalSumPastItsResultPrecisionIsAnOverflow) {
+  Input d;
+  d.values = Vector::Make(Decimal(3, 1));
+  d.values->Append<int64_t>(6'000'000'000'000);
+  d.values->Append<int64_t>(3'999'999'999'999);
+  d.groups = {0, 0};
+  auto b = ResolveAggregate("sum", {Decimal(3, 1)});
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->result_type->ToString(), "DECIMAL(13,1)");
+  auto fits = b->Create();
+  fits->Resize(1);
+  ASSERT_TRUE(fits->Update(d.groups.data(), {d.values.get()}, 2).ok());
+  auto out = fits->Finalize();
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  d.values->Append<int64_t>(1);
+  d.groups.push_back(0);
+  auto over = b->Create();
+  over->Resize(1);
+  ASSERT_TRUE(over->Update(d.groups.data(), {d.values.get()}, 3).ok());
+  auto st = over->Finalize().status();
+  EXPECT_EQ(st.code(), StatusCode::kOutOfRange) << st.ToString();
+  EXPECT_NE(st.message().find("DECIMAL(13,1)"), std::string::npos) << st.ToString();
 }
 
 TEST(Aggregates, StringsBooleansAndLists) {

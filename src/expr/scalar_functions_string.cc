@@ -5,6 +5,7 @@
 
 #include "expr/coercion.h"
 #include "expr/row_kernels.h"
+#include "expr/unicode_case.h"
 
 namespace shoal::expr {
 
@@ -70,20 +71,8 @@ Status OctetLengthKernel(const KernelCall& call, VectorPtr* out) {
 template <bool kUpper>
 Status CaseKernel(const KernelCall& call, VectorPtr* out) {
   return StringRows(call, [&](int64_t i, std::string* s) -> Result<RowStatus> {
-    std::string_view in = StrArg(call, 0, i);
-    s->assign(in);
-    for (size_t k = 0; k < s->size(); ++k) {
-      unsigned char c = static_cast<unsigned char>((*s)[k]);
-      if (kUpper ? (c >= 'a' && c <= 'z') : (c >= 'A' && c <= 'Z')) {
-        (*s)[k] = static_cast<char>(kUpper ? c - 32 : c + 32);
-      } else if (c == 0xC3 && k + 1 < s->size()) {
-        // Latin-1 letters U+00C0..U+00DE <-> U+00E0..U+00FE (except U+00D7/U+00F7).
-        unsigned char d = static_cast<unsigned char>((*s)[k + 1]);
-        if (kUpper && d >= 0xA0 && d <= 0xBE && d != 0xB7) (*s)[k + 1] = static_cast<char>(d - 0x20);
-        if (!kUpper && d >= 0x80 && d <= 0x9E && d != 0x97) (*s)[k + 1] = static_cast<char>(d + 0x20);
-        ++k;
-      }
-    }
+    s->clear();
+    AppendCaseMapped(StrArg(call, 0, i), kUpper, s);
     return RowStatus::kOk;
   }, out);
 }

@@ -16,6 +16,7 @@ namespace shoal::sql {
 
 Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options) {
   ASSIGN_OR_RETURN(plan, Decorrelate(std::move(plan)));
+  if (!options.rewrite) return plan;
   FoldConstants(plan.get());
   RETURN_NOT_OK(FactorOrPredicates(plan.get()));
   ASSIGN_OR_RETURN(plan, PushDownFilters(std::move(plan)));

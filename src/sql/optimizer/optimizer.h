@@ -15,6 +15,11 @@ namespace shoal::sql {
 struct OptimizerOptions {
   // Reorder inner joins by estimated cost (SET shoal.join_order = 'off' keeps FROM order).
   bool reorder_joins = true;
+  // Apply the rewrites (SET shoal.optimizer = 'off': false). Off keeps only decorrelation, which
+  // execution needs to run a correlated subquery at all: filters stay where the binder put them,
+  // joins keep their FROM order and ON keys, every column is read, no estimates are made. The
+  // plan is the reference a differential test compares the rewritten one with.
+  bool rewrite = true;
 };
 
 Result<LogicalPtr> Optimize(LogicalPtr plan, const OptimizerOptions& options = {});

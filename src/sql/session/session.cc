@@ -159,6 +159,7 @@ std::shared_ptr<StatementProgress> Session::NewProgress() const {
 Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {
   OptimizerOptions options;
   if (auto join_order = Setting("shoal.join_order")) options.reorder_joins = *join_order != "off";
+  if (auto optimizer = Setting("shoal.optimizer")) options.rewrite = *optimizer != "off";
   auto run_subquery = [&ctx, options](LogicalPtr plan) -> Result<std::vector<columnar::BatchPtr>> {
     ASSIGN_OR_RETURN(plan, Optimize(std::move(plan), options));
     ASSIGN_OR_RETURN(PhysicalPtr phys, CreatePhysicalPlan(*plan));

@@ -74,7 +74,8 @@ Result<std::string> TimeZoneName(const std::string& key, const std::string& valu
 const std::vector<SettingDef>& ConnectionSettings() {
   static const std::vector<SettingDef> defs = {
       {"shoal.coded_strings", "on", &OnOff},
-      {"shoal.join_order", "on", &OnOff},       {"shoal.prewhere", "auto", &Prewhere},
+      {"shoal.join_order", "on", &OnOff},       {"shoal.optimizer", "on", &OnOff},
+      {"shoal.prewhere", "auto", &Prewhere},
       {"shoal.runtime_filters", "on", &OnOff},  {"shoal.sql.doubleQuotedIdentifiers", "false", &TrueFalse},
       {"shoal.txn.appId", nullptr, &NonEmpty},
       {"shoal.txn.version", nullptr, &Version}, {"shoal.vacuum.retentionCheck", "true", &TrueFalse},

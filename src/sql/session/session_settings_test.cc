@@ -47,7 +47,7 @@ TEST_F(SettingsTest, UnknownKeysAreNamedErrorsListingTheKnownOnes) {
     EXPECT_NE(st.message().find("unrecognized configuration parameter"), std::string::npos)
         << st.ToString();
     EXPECT_NE(
-        st.message().find("memory_limit, shoal.coded_strings, shoal.join_order, shoal.prewhere, shoal.runtime_filters, "
+        st.message().find("memory_limit, shoal.coded_strings, shoal.join_order, shoal.optimizer, shoal.prewhere, shoal.runtime_filters, "
                           "shoal.sql.doubleQuotedIdentifiers, shoal.txn.appId, shoal.txn.version, shoal.vacuum.retentionCheck"),
         std::string::npos)
         << st.ToString();
@@ -59,7 +59,7 @@ TEST_F(SettingsTest, EveryKnownKeyAcceptsItsValuesAnyCase) {
   for (const char* sql :
        {"SET memory_limit = '4GB'", "SET MEMORY_LIMIT = '512 mib'", "SET memory_limit = 1000000",
         "SET shoal.prewhere = 'AUTO'", "SET shoal.prewhere = false", "SET shoal.join_order = 'off'",
-        "SET shoal.join_order = true", "SET shoal.runtime_filters = 'ON'",
+        "SET shoal.join_order = true", "SET shoal.runtime_filters = 'ON'", "SET shoal.optimizer = 'OFF'",
         "SET shoal.vacuum.retentionCheck = false", "SET shoal.vacuum.retentioncheck = 'on'",
         "SET shoal.txn.appId = 'app'", "SET shoal.txn.version = 7",
         "SET Shoal.Txn.Version = '0'"}) {
@@ -72,7 +72,7 @@ TEST_F(SettingsTest, BadValuesAreRejectedWhenSet) {
        {"SET memory_limit = '12XB'", "SET memory_limit = '-1GB'", "SET memory_limit = -5",
         "SET memory_limit = ''", "SET memory_limit = '0'", "SET memory_limit = 'lots'",
         "SET shoal.prewhere = 'sometimes'", "SET shoal.join_order = 2",
-        "SET shoal.runtime_filters = 'maybe'", "SET shoal.vacuum.retentionCheck = 'perhaps'",
+        "SET shoal.runtime_filters = 'maybe'", "SET shoal.optimizer = 'some'", "SET shoal.vacuum.retentionCheck = 'perhaps'",
         "SET shoal.txn.appId = ''", "SET shoal.txn.version = -1", "SET shoal.txn.version = '1.5'",
         "SET shoal.txn.version = 'x'"}) {
     Status st = Run(sql);
@@ -85,6 +85,7 @@ TEST_F(SettingsTest, BadValuesAreRejectedWhenSet) {
 TEST_F(SettingsTest, ShowPrintsTheValueOrTheDefault) {
   EXPECT_EQ(Show("shoal.prewhere"), std::vector<std::string>{"auto"});
   EXPECT_EQ(Show("shoal.join_order"), std::vector<std::string>{"on"});
+  EXPECT_EQ(Show("shoal.optimizer"), std::vector<std::string>{"on"});
   EXPECT_EQ(Show("shoal.runtime_filters"), std::vector<std::string>{"on"});
   EXPECT_EQ(Show("shoal.vacuum.retentionCheck"), std::vector<std::string>{"true"});
   EXPECT_EQ(Show("shoal.txn.appId"), std::vector<std::string>{"NULL"});
