@@ -186,6 +186,7 @@ TEST_F(MemoryLimitTest, DatabaseOptionSetsTheLimitAndResetReturnsToIt) {
     return r.ok() ? Rows(*r) : std::vector<std::string>{};
   };
   EXPECT_EQ(show(), std::vector<std::string>{"3.0 MiB"});
+  ASSERT_TRUE(con->Query("SET temp_directory = ''").ok());
   auto failed = con->Query(
       "SELECT count(*) FROM (SELECT i % 200000 AS g FROM range(400000) r(i) GROUP BY g) t");
   EXPECT_EQ(failed.status().code(), StatusCode::kOutOfMemory);
