@@ -16,6 +16,7 @@
 // Thread-safety: SpillManager is thread-safe; a SpillFile is used by one thread at a time.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -91,6 +92,8 @@ class SpillFile {
   const columnar::SchemaPtr& schema() const { return schema_; }
   int64_t rows() const { return rows_; }
   int64_t bytes() const { return file_size_; }
+  // Sets the size of the blocks it reads (e.g. smaller when many files are read at once).
+  void set_buffer_bytes(int64_t bytes) { buffer_bytes_ = std::max<int64_t>(bytes, 4096); }
   // Bytes its buffers hold (for memory accounting).
   int64_t MemoryBytes() const { return static_cast<int64_t>(buffer_.capacity()); }
 

@@ -153,6 +153,35 @@ TEST_P(SpillTest, OneGroupTooBigForTheLimitFailsNamingTheOperator) {
   EXPECT_EQ(db_->impl().memory->reserved(), 0);
 }
 
+TEST_P(SpillTest, SortWithTiesKeepsTheStableOrder) {
+  // Three rows per key: ties come out in input order, as the in-memory sort's.
+  ExpectSpillsWithSameAnswer("SELECT i, (i * 7919) % 100000 AS k FROM range(300000) r(i) ORDER BY k DESC", "16MB",
+                             true);
+}
+
+TEST_P(SpillTest, SortStringsNullsAndNaN) {
+  const std::string rows =
+      "(SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE 'v' || CAST((i * 31) % 5003 AS VARCHAR) END AS s, "
+      "CASE WHEN i % 11 = 0 THEN CAST('NaN' AS DOUBLE) WHEN i % 13 = 0 THEN NULL "
+      "ELSE CAST((i * 17) % 1009 AS DOUBLE) / 8 END AS d FROM range(250000) r(i)) t";
+  ExpectSpillsWithSameAnswer("SELECT s, d, i FROM " + rows + " ORDER BY s NULLS FIRST, d DESC NULLS LAST", "16MB",
+                             true);
+  ExpectSpillsWithSameAnswer("SELECT s, d, i FROM " + rows + " ORDER BY d NULLS FIRST, s DESC NULLS LAST, i DESC",
+                             "16MB", true);
+}
+
+TEST_P(SpillTest, SortMergesManyRunsInPasses) {
+  // Under 1.5 MB each run holds a few thousand rows: more than 64 runs, merged in passes.
+  Run("SET memory_limit = '1.5MB'");
+  const int64_t before = Spilled();
+  // 1000003 is prime, so k runs over 0 .. 1000002 once each: sorted, row r is r.
+  const auto rows = Streamed("SELECT (i * 7919) % 1000003 AS k FROM range(1000003) r(i) ORDER BY k");
+  ASSERT_EQ(rows.size(), 1000003u);
+  for (size_t r = 0; r < rows.size(); ++r) ASSERT_EQ(rows[r], std::to_string(r));
+  EXPECT_GT(Spilled(), before);
+  EXPECT_EQ(TempFiles(), 0);
+}
+
 TEST_P(SpillTest, DisabledSpillingFailsNamingTheOperatorAndTheDatabaseStaysUsable) {
   Run("SET memory_limit = '8MB'");
   Run("SET temp_directory = ''");
