@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <filesystem>
 #include <string>
 
@@ -208,6 +211,28 @@ TEST_P(SpillTest, AFailedSpillingStatementLeavesNoFiles) {
   EXPECT_EQ(TempFiles(), 0);
   EXPECT_EQ(db_->impl().spill->files_open(), 0);
   EXPECT_EQ(db_->impl().memory->reserved(), 0);
+}
+
+TEST_P(SpillTest, ACancelledSpillingStatementLeavesNoFiles) {
+  Run("SET memory_limit = '8MB'");
+  const int64_t before = Spilled();
+  // Interrupted once it has spilled something (the sink phase, or the partitions' merge).
+  std::atomic<bool> done{false};
+  std::thread canceller([&] {
+    while (!done.load() && Spilled() == before) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    con_->Interrupt();
+  });
+  auto r = con_->Query("SELECT count(*), sum(c) FROM (SELECT i % 4000000 AS g, count(*) AS c FROM range(8000000) r(i) "
+                       "GROUP BY g) t");
+  done.store(true);
+  canceller.join();
+  ASSERT_FALSE(r.ok()) << "finished before the interrupt";
+  EXPECT_EQ(r.status().code(), StatusCode::kInterrupted) << r.status().ToString();
+  EXPECT_GT(Spilled(), before);
+  EXPECT_EQ(TempFiles(), 0);
+  EXPECT_EQ(db_->impl().spill->files_open(), 0);
+  EXPECT_EQ(db_->impl().memory->reserved(), 0);
+  EXPECT_EQ(Run("SELECT 1"), std::vector<std::string>{"1"});
 }
 
 TEST_P(SpillTest, TheDatabaseRemovesItsTempDirectoryWhenClosed) {
