@@ -51,6 +51,7 @@ Status PhysicalHashAggregate::RouteRows(ExecContext& ctx, const columnar::Record
     auto& f = (*files)[p];
     if (!f) {
       ASSIGN_OR_RETURN(f, ctx.spill->Create(spill_schema_, SpillBlockBytes(ctx), &stats.spilled_bytes));
+      f->set_min_block_rows(std::max(1, ctx.batch_size));  // a batch's rows go 16 ways
     }
     if (static_cast<int64_t>(sel[p].size()) == n) {
       RETURN_NOT_OK(f->Append(rows));

@@ -146,6 +146,27 @@ SpillFile::~SpillFile() {
 
 Status SpillFile::Append(const columnar::RecordBatch& b) {
   if (!out_) return Status::Internal("spill file " + path_ + " appended after FinishWriting");
+  if (b.num_rows >= min_block_rows_ && pending_.empty()) return AppendBlock(b);
+  pending_.push_back(std::make_shared<columnar::RecordBatch>(b));
+  pending_rows_ += b.num_rows;
+  return pending_rows_ >= min_block_rows_ ? AppendPending() : Status::OK();
+}
+
+Status SpillFile::AppendPending() {
+  if (pending_.empty()) return Status::OK();
+  std::vector<columnar::VectorPtr> cols;
+  for (size_t c = 0; c < pending_[0]->columns.size(); ++c) {
+    std::vector<columnar::VectorPtr> parts;
+    for (const auto& p : pending_) parts.push_back(p->columns[c]);
+    cols.push_back(parts.size() == 1 ? parts[0] : columnar::Concat(parts));
+  }
+  const columnar::RecordBatch block(schema_, std::move(cols), pending_rows_);
+  pending_.clear();
+  pending_rows_ = 0;
+  return AppendBlock(block);
+}
+
+Status SpillFile::AppendBlock(const columnar::RecordBatch& b) {
   const size_t at = buffer_.size();
   buffer_.resize(at + kHeader);
   columnar::SerializeBatch(b, &buffer_);
@@ -173,6 +194,7 @@ Status SpillFile::Flush() {
 
 Status SpillFile::FinishWriting() {
   if (!out_) return Status::OK();
+  RETURN_NOT_OK(AppendPending());
   RETURN_NOT_OK(Flush());
   RETURN_NOT_OK(out_->Close().WithContext("writing spill file " + path_));
   out_.reset();

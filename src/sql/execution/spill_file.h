@@ -23,6 +23,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "columnar/vector.h"
 #include "io/file_system.h"
@@ -81,8 +82,10 @@ class SpillFile {
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
 
-  // Appends one batch (of the file's schema); only before FinishWriting.
+  // Appends one batch (of the file's schema); only before FinishWriting. Batches of fewer than
+  // min_block_rows rows are collected (by reference) and written as one block.
   Status Append(const columnar::RecordBatch& b);
+  void set_min_block_rows(int64_t rows) { min_block_rows_ = rows; }
   // Writes what is buffered and closes the file for writing; then Next reads from the start.
   Status FinishWriting();
   // The next batch in the order appended; null after the last.
@@ -102,6 +105,8 @@ class SpillFile {
   SpillFile(std::shared_ptr<SpillManager> manager, std::string path, columnar::SchemaPtr schema,
             int64_t buffer_bytes, std::atomic<int64_t>* spilled);
   Status Flush();
+  Status AppendBlock(const columnar::RecordBatch& b);
+  Status AppendPending();
   // Makes buffer_[pos_, pos_ + n) hold the file's next n bytes; IOError at the file's end.
   Status Fill(size_t n);
 
@@ -118,6 +123,9 @@ class SpillFile {
   int64_t file_size_ = 0;
   int64_t rows_ = 0;
   int64_t blocks_ = 0, blocks_read_ = 0;
+  int64_t min_block_rows_ = 0;
+  std::vector<columnar::BatchPtr> pending_;  // write: small batches not yet in a block
+  int64_t pending_rows_ = 0;
 };
 
 }  // namespace shoal::sql

@@ -86,6 +86,24 @@ TEST_F(SpillFileTest, ReadsBackWhatWasWrittenInOrderAndDeletesTheFile) {
   EXPECT_FALSE(FileExists(Dir())) << "the directory the manager made goes with it";
 }
 
+TEST_F(SpillFileTest, SmallBatchesAreCollectedIntoBlocks) {
+  auto m = NewManager();
+  auto f = m->Create(Ints(0, 1)->schema, 1 << 20).ValueOrDie();
+  f->set_min_block_rows(50);
+  for (int b = 0; b < 100; ++b) ASSERT_TRUE(f->Append(*Ints(b * 7, 7)).ok());
+  ASSERT_TRUE(f->FinishWriting().ok());
+  int64_t next = 0, batches = 0;
+  for (;;) {
+    auto b = f->Next().ValueOrDie();
+    if (!b) break;
+    ++batches;
+    EXPECT_TRUE(b->num_rows >= 50 || next + b->num_rows == 700) << b->num_rows;
+    for (int64_t r = 0; r < b->num_rows; ++r) ASSERT_EQ(b->columns[0]->Get<int64_t>(r), next++);
+  }
+  EXPECT_EQ(next, 700);
+  EXPECT_EQ(batches, 13);  // 12 blocks of 56 rows and the last 28
+}
+
 TEST_F(SpillFileTest, TruncatedOrCorruptFileIsIOError) {
   auto m = NewManager();
   for (int mode = 0; mode < 3; ++mode) {
