@@ -90,6 +90,7 @@ def test_unsupported_parameter_types_are_invalid_arguments(con):
 def test_out_of_memory_is_named_and_the_connection_survives(con):
     assert issubclass(shoal.OutOfMemoryException, shoal.Error)
     con.sql("SET memory_limit = '1MB'")
+    con.sql("SET temp_directory = ''")  # spilling disabled: the aggregate cannot finish
     groups = "SELECT count(*) FROM (SELECT i % 200000 AS g FROM range(400000) r(i) GROUP BY g) t"
     with pytest.raises(shoal.OutOfMemoryException, match="HashAggregate needs .* of memory_limit 1.0 MiB"):
         con.sql(groups)

@@ -26,6 +26,9 @@ class MemoryLimitTest : public ::testing::Test {
     o.batch_size = 1000;
     db_ = Database::Open(dir_.path(), o).ValueOrDie();
     con_ = db_->Connect();
+    // Spilling disabled: operators that reach the limit fail (spill_test.cc spills).
+    auto r = con_->Query("SET temp_directory = ''");
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
   }
   int64_t Reserved() const { return db_->impl().memory->reserved(); }
   void SetLimit(const std::string& size) {
@@ -183,6 +186,7 @@ TEST_F(MemoryLimitTest, DatabaseOptionSetsTheLimitAndResetReturnsToIt) {
     return r.ok() ? Rows(*r) : std::vector<std::string>{};
   };
   EXPECT_EQ(show(), std::vector<std::string>{"3.0 MiB"});
+  ASSERT_TRUE(con->Query("SET temp_directory = ''").ok());
   auto failed = con->Query(
       "SELECT count(*) FROM (SELECT i % 200000 AS g FROM range(400000) r(i) GROUP BY g) t");
   EXPECT_EQ(failed.status().code(), StatusCode::kOutOfMemory);

@@ -13,17 +13,6 @@ using columnar::Vector;
 // Below this many groups over all local tables, Finalize merges them serially.
 constexpr int64_t kPartitionedMergeGroups = 1 << 15;
 
-struct PhysicalHashAggregate::Table {
-  std::unique_ptr<GroupHashTable> hash;  // null for a global aggregate
-  std::vector<std::unique_ptr<expr::GroupedAggregate>> states;
-  int64_t groups() const { return hash ? hash->size() : 1; }
-  int64_t MemoryBytes() const {
-    int64_t n = hash ? hash->MemoryBytes() : 0;
-    for (const auto& s : states) n += s->MemoryBytes();
-    return n;
-  }
-};
-
 namespace {
 struct AggLocal : LocalSinkState {
   AggLocal(int64_t ts, MemoryReservation m) : eval(ts), memory(std::move(m)) {}
@@ -39,12 +28,26 @@ struct AggLocal : LocalSinkState {
   std::vector<uint32_t> ids;
   std::vector<columnar::VectorPtr> keys, args;
   std::vector<const Vector*> key_ptrs, arg_ptrs;
+  // Spilling: the bytes past which the worker hands its table over; once it has, its rows go to
+  // `files` instead.
+  int64_t share = INT64_MAX;
+  bool spilling = false;
+  PhysicalHashAggregate::SpillFiles files;
 };
 }  // namespace
 
 PhysicalHashAggregate::PhysicalHashAggregate(columnar::SchemaPtr schema, std::vector<expr::ExprPtr> groups,
                                              std::vector<AggregateCall> aggregates)
-    : PhysicalOperator(std::move(schema)), groups_(std::move(groups)), aggregates_(std::move(aggregates)) {}
+    : PhysicalOperator(std::move(schema)), groups_(std::move(groups)), aggregates_(std::move(aggregates)) {
+  auto spill = std::make_shared<columnar::Schema>();
+  // Field names do not matter in spill files: every column is "c".
+  for (const auto& g : groups_) spill->fields.push_back({"c", g->type});
+  for (const auto& a : aggregates_) {
+    arg_column_.push_back(spill->fields.size());
+    for (const auto& e : a.args) spill->fields.push_back({"c", e->type});
+  }
+  spill_schema_ = std::move(spill);
+}
 
 PhysicalHashAggregate::~PhysicalHashAggregate() = default;
 
@@ -84,11 +87,12 @@ Result<std::unique_ptr<LocalSinkState>> PhysicalHashAggregate::MakeLocalSink(Exe
     std::vector<columnar::TypePtr> types;
     for (const auto& g : groups_) types.push_back(g->type);
     if (SmallKeyGrouper::Supports(types)) l->small_keys = std::make_unique<SmallKeyGrouper>(types.size());
+    if (MaySpill(ctx)) l->share = ctx.memory->limit() / (2 * std::max(1, ctx.threads));
   }
   return std::unique_ptr<LocalSinkState>(std::move(l));
 }
 
-Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+Status PhysicalHashAggregate::Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int) {
   auto* l = static_cast<AggLocal*>(local);
   const auto& batch = *chunk.batch;
   const int64_t n = batch.num_rows;
@@ -114,12 +118,34 @@ Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk ch
     }
     return Status::OK();
   };
+  // Spilling: the keys and arguments, decoded, to the partitions' files.
+  auto spill = [&]() -> Status {
+    std::vector<columnar::VectorPtr> cols;
+    RETURN_NOT_OK(eval_all(groups_, &cols, &l->key_ptrs, false));
+    for (const auto& a : aggregates_) {
+      RETURN_NOT_OK(eval_all(a.args, &l->args, &l->arg_ptrs, false));
+      cols.insert(cols.end(), l->args.begin(), l->args.end());
+    }
+    return RouteRows(ctx, columnar::RecordBatch(spill_schema_, std::move(cols), n), 0, &l->files);
+  };
+  auto start_spilling = [&]() {
+    HandOver(std::move(l->table), &l->memory);
+    l->memory = ctx.Reserve(Name());
+    l->small_keys.reset();
+    l->spilling = true;
+  };
+  if (l->spilling) return spill();
   const bool grouped = l->table->hash != nullptr;
   if (grouped) {
     RETURN_NOT_OK(eval_all(groups_, &l->keys, &l->key_ptrs, true));
     l->ids.resize(n);
     // The table's arrays may double while inserting: reserve that before it happens.
-    RETURN_NOT_OK(l->memory.Resize(l->MemoryBytes() + l->table->hash->GrowthBound(n)));
+    Status grown = l->memory.Resize(l->MemoryBytes() + l->table->hash->GrowthBound(n));
+    if (grown.IsOutOfMemory() && MaySpill(ctx)) {
+      start_spilling();
+      return spill();
+    }
+    RETURN_NOT_OK(grown);
     if (!l->coded_keys.Map(l->key_ptrs, n, l->table->hash.get(), l->ids.data())) {
       for (size_t k = 0; k < l->keys.size(); ++k) {
         if (!l->keys[k]->IsDictionary()) continue;
@@ -142,11 +168,27 @@ Status PhysicalHashAggregate::Sink(ExecContext&, LocalSinkState* local, Chunk ch
       RETURN_NOT_OK(state.UpdateOneGroup(0, l->arg_ptrs, n));
     }
   }
-  return l->memory.Resize(l->MemoryBytes());
+  Status held = l->memory.Resize(l->MemoryBytes());
+  if ((held.IsOutOfMemory() || l->memory.bytes() > l->share) && MaySpill(ctx)) {
+    start_spilling();  // this batch is in the table
+    return Status::OK();
+  }
+  return held;
 }
 
 Status PhysicalHashAggregate::Combine(ExecContext&, LocalSinkState* local, int) {
   auto* l = static_cast<AggLocal*>(local);
+  if (l->spilling) {
+    for (auto& f : l->files) {
+      if (f) RETURN_NOT_OK(f->FinishWriting());
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (spilled_.size() < l->files.size()) spilled_.resize(l->files.size());
+    for (size_t p = 0; p < l->files.size(); ++p) {
+      if (l->files[p]) spilled_[p].push_back(std::move(l->files[p]));
+    }
+    return Status::OK();
+  }
   std::unique_ptr<Table> t = std::move(l->table);
   for (auto& s : t->states) {
     if (s->num_groups() < t->groups()) s->Resize(t->groups());
@@ -216,6 +258,29 @@ Status PhysicalHashAggregate::FinalizeSerial(ExecContext& ctx) {
   return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
+Status PhysicalHashAggregate::MergeGroups(Table* part, Table& src, const std::vector<uint32_t>& sel,
+                                          MemoryReservation* memory, int64_t done) const {
+  if (sel.empty()) return Status::OK();
+  const int64_t k = static_cast<int64_t>(sel.size());
+  std::vector<columnar::VectorPtr> keys;
+  std::vector<const Vector*> ptrs;
+  for (const auto& c : src.hash->key_columns()) {
+    keys.push_back(columnar::Gather(*c, sel.data(), k));
+    ptrs.push_back(keys.back().get());
+  }
+  std::vector<uint32_t> ids(k);
+  RETURN_NOT_OK(memory->Resize(done + part->MemoryBytes() + part->hash->GrowthBound(k)));
+  part->hash->FindOrInsert(ptrs, k, ids.data());
+  std::vector<uint32_t> map(src.groups(), expr::GroupedAggregate::kSkipGroup);
+  for (int64_t i = 0; i < k; ++i) map[sel[i]] = ids[i];
+  for (size_t a = 0; a < aggregates_.size(); ++a) {
+    auto& g = *part->states[a];
+    if (g.num_groups() < part->groups()) g.Resize(part->groups());
+    RETURN_NOT_OK(g.Combine(*src.states[a], map.data()));
+  }
+  return memory->Resize(done + part->MemoryBytes());
+}
+
 Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
   int bits = 1;
   while (bits < 6 && (1 << bits) < 2 * ctx.threads) ++bits;
@@ -249,29 +314,8 @@ Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
     MemoryReservation& memory = worker_memory[w];
     const int64_t done = memory.bytes();  // earlier partitions' outputs
     std::unique_ptr<Table> part = NewTable();
-    std::vector<uint32_t> ids, map;
     for (size_t t = 0; t < nt; ++t) {
-      Table& src = *locals_[t];
-      const auto& sel = groups_of[t][p];
-      if (sel.empty()) continue;
-      const int64_t k = static_cast<int64_t>(sel.size());
-      std::vector<columnar::VectorPtr> keys;
-      std::vector<const Vector*> ptrs;
-      for (const auto& c : src.hash->key_columns()) {
-        keys.push_back(columnar::Gather(*c, sel.data(), k));
-        ptrs.push_back(keys.back().get());
-      }
-      ids.resize(k);
-      RETURN_NOT_OK(memory.Resize(done + part->MemoryBytes() + part->hash->GrowthBound(k)));
-      part->hash->FindOrInsert(ptrs, k, ids.data());
-      map.assign(src.groups(), expr::GroupedAggregate::kSkipGroup);
-      for (int64_t i = 0; i < k; ++i) map[sel[i]] = ids[i];
-      for (size_t a = 0; a < aggregates_.size(); ++a) {
-        auto& g = *part->states[a];
-        if (g.num_groups() < part->groups()) g.Resize(part->groups());
-        RETURN_NOT_OK(g.Combine(*src.states[a], map.data()));
-      }
-      RETURN_NOT_OK(memory.Resize(done + part->MemoryBytes()));
+      RETURN_NOT_OK(MergeGroups(part.get(), *locals_[t], groups_of[t][p], &memory, done));
     }
     if (part->groups() == 0) return memory.Resize(done);
     ASSIGN_OR_RETURN(outputs[p], Output(*part));
@@ -296,13 +340,19 @@ Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
 
 Status PhysicalHashAggregate::Finalize(ExecContext& ctx) {
   if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
+  if (!spilled_.empty()) return FinalizeSpilled(ctx);
   int64_t groups = 0;
   for (const auto& t : locals_) groups += t->groups();
   if (groups_.empty() || locals_.size() < 2 || groups < kPartitionedMergeGroups) return FinalizeSerial(ctx);
   return FinalizePartitioned(ctx);
 }
 
-Result<std::unique_ptr<SourceState>> PhysicalHashAggregate::OpenSource(ExecContext&) {
+Result<std::unique_ptr<SourceState>> PhysicalHashAggregate::OpenSource(ExecContext& ctx) {
+  if (spilled_result_) {
+    MemoryReservation memory = ctx.Reserve(Name());
+    RETURN_NOT_OK(memory.Grow(SpillBlockBytes(ctx)));
+    return std::unique_ptr<SourceState>(new SpillFileSource(std::move(spilled_result_), std::move(memory)));
+  }
   return std::unique_ptr<SourceState>(new BatchListSource(std::move(result_), std::move(memory_)));
 }
 

@@ -9,6 +9,17 @@
 // with kSkipGroup for the other partitions' groups), giving one output run per partition.
 // A global aggregate (no GROUP BY) yields one row even on empty input.
 //
+// Spilling (physical_aggregate_spill.cc; doc/memory.md): when a worker's reservation is refused,
+// or it holds more than its share of memory_limit (half the limit over the threads), and
+// temp_directory is set, the worker hands its table over as it is and from then on writes its
+// input rows — the evaluated keys and aggregate arguments — to spill files, one per radix
+// partition of the key hash (16). Finalize then takes one partition at a time: the tables'
+// groups of that partition merged into a new table, the partition's spilled rows aggregated into
+// it, its output appended to a result spill file that the source reads back. A partition whose
+// table does not fit is handed over likewise and its remaining rows split 16 ways on the next
+// hash bits, recursively. Rows, not aggregate states, are spilled, so every aggregate kind
+// (DISTINCT, buffered ones like median) spills the same way.
+//
 // Thread-safety: see physical_operator.h.
 #pragma once
 
@@ -44,7 +55,19 @@ class PhysicalHashAggregate : public PhysicalOperator {
     return true;
   }
 
-  struct Table;  // a hash table with its aggregate states
+  // A hash table with its aggregate states.
+  struct Table {
+    std::unique_ptr<GroupHashTable> hash;  // null for a global aggregate
+    std::vector<std::unique_ptr<expr::GroupedAggregate>> states;
+    int64_t groups() const { return hash ? hash->size() : 1; }
+    int64_t MemoryBytes() const {
+      int64_t n = hash ? hash->MemoryBytes() : 0;
+      for (const auto& s : states) n += s->MemoryBytes();
+      return n;
+    }
+  };
+  // Spill files by partition (null where no row went).
+  using SpillFiles = std::vector<std::unique_ptr<SpillFile>>;
 
  private:
   std::unique_ptr<Table> NewTable() const;
@@ -55,6 +78,29 @@ class PhysicalHashAggregate : public PhysicalOperator {
   Status FinalizePartitioned(ExecContext& ctx);
   // One batch: key columns followed by each aggregate's finalized states.
   Result<columnar::BatchPtr> Output(Table& t) const;
+  // Merges the groups `sel` of `src` into `part`, keeping `memory` at `done` plus `part`.
+  Status MergeGroups(Table* part, Table& src, const std::vector<uint32_t>& sel,
+                     MemoryReservation* memory, int64_t done) const;
+
+  // ---- spilling (physical_aggregate_spill.cc)
+  bool MaySpill(const ExecContext& ctx) const { return !groups_.empty() && ctx.CanSpill(); }
+  // The size of one spill file's write and read blocks under the current limit.
+  int64_t SpillBlockBytes(const ExecContext& ctx) const;
+  // Hands a worker's table over (it stays as it is until Finalize).
+  void HandOver(std::unique_ptr<Table> t, MemoryReservation* memory);
+  // Writes the rows of `rows` (spill_schema_) to `files` by the key hash bits after `shift`.
+  Status RouteRows(ExecContext& ctx, const columnar::RecordBatch& rows, int shift, SpillFiles* files);
+  // Aggregates `rows` (spill_schema_) into `t`, keeping `memory` at `others` plus `t`; sets
+  // *refused (and applies nothing) when the table's growth is not allowed.
+  Status ApplyRows(Table* t, const columnar::RecordBatch& rows, MemoryReservation* memory, int64_t others,
+                   bool* refused) const;
+  // Merges `tables` and the spilled rows partition by partition into `out`.
+  Status AggregateSpilled(ExecContext& ctx, std::vector<std::unique_ptr<Table>> tables,
+                          std::vector<SpillFiles> files, int shift, SpillFile* out);
+  Status FinalizeSpilled(ExecContext& ctx);
+  // The spill schema: the keys, then each aggregate's arguments from arg_column_[a].
+  columnar::SchemaPtr spill_schema_;
+  std::vector<size_t> arg_column_;
 
   std::vector<expr::ExprPtr> groups_;
   std::vector<AggregateCall> aggregates_;
@@ -62,6 +108,8 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<std::unique_ptr<Table>> locals_;  // one per worker, handed over by Combine
   std::vector<columnar::BatchPtr> result_;
   MemoryReservation memory_;  // locals_ (the workers' reservations merged), then result_
+  std::vector<SpillFiles> spilled_;          // per partition: the workers' files
+  std::unique_ptr<SpillFile> spilled_result_;  // the result, when spilled
 };
 
 class PhysicalSetOp : public PhysicalOperator {

@@ -19,6 +19,19 @@ Result<bool> BatchListSource::Next(SourceLocalState*, Chunk* out) {
   return true;
 }
 
+Result<bool> SpillFileSource::Next(SourceLocalState*, Chunk* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!file_) return false;
+  ASSIGN_OR_RETURN(out->batch, file_->Next());
+  if (!out->batch) {
+    file_.reset();
+    memory_.Release();
+    return false;
+  }
+  out->order = next_++;
+  return true;
+}
+
 std::vector<columnar::BatchPtr> SplitBatch(const columnar::BatchPtr& b, int batch_size) {
   std::vector<columnar::BatchPtr> out;
   if (!b || b->num_rows == 0) return out;
@@ -81,6 +94,10 @@ void Render(const PhysicalOperator& op, int depth, bool analyze, std::string* ou
     std::snprintf(buf, sizeof(buf), " [%s%srows=%lld time=%.3fms]", est, est[0] ? " " : "",
                   static_cast<long long>(op.stats.rows_out.load()), op.stats.nanos.load() / 1e6);
     line += buf;
+    if (const int64_t spilled = op.stats.spilled_bytes.load(); spilled > 0) {
+      line.pop_back();
+      line += " spilled=" + std::to_string(spilled) + "B]";
+    }
   } else if (est[0]) {
     line += std::string(" [") + est + "]";
   }

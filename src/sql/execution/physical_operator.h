@@ -27,6 +27,7 @@
 #include "expr/evaluate.h"
 #include "shoal/database.h"
 #include "shoal/status.h"
+#include "sql/execution/spill_file.h"
 #include "sql/functions/table_function.h"
 
 namespace shoal::sql {
@@ -51,6 +52,9 @@ struct ExecContext {
   bool coded_strings = true;                // SET shoal.coded_strings: scans hand out coded strings
   // The database's memory_limit accounting (base/memory_tracker.h); null: count, never fail.
   std::shared_ptr<MemoryTracker> memory;
+  // Where operators spill when a reservation is refused (spill_file.h); null or disabled (SET
+  // temp_directory = ''): they fail with OutOfMemory instead.
+  std::shared_ptr<SpillManager> spill;
 
   std::mutex metrics_mu;
   ScanMetrics scan_metrics;                 // summed over all scans
@@ -61,6 +65,9 @@ struct ExecContext {
   MemoryReservation Reserve(std::string owner) const {
     return MemoryReservation(memory, std::move(owner));
   }
+
+  // True when operators may spill to temp_directory.
+  bool CanSpill() const { return spill && spill->enabled(); }
 
   Status CheckInterrupt() const {
     if (interrupted && interrupted->load(std::memory_order_relaxed)) {
@@ -74,6 +81,7 @@ struct ExecContext {
 struct OperatorStats {
   std::atomic<int64_t> rows_out{0};
   std::atomic<int64_t> nanos{0};
+  std::atomic<int64_t> spilled_bytes{0};  // written to spill files
 };
 
 class SourceLocalState {
@@ -115,6 +123,21 @@ class BatchListSource : public SourceState {
   const bool hand_over_ = false;
   std::mutex mu_;
   MemoryReservation memory_;  // GUARDED_BY(mu_)
+};
+
+// Hands out the batches of a finished spill file in order (a spilled sink's result), read one at
+// a time under a lock; `memory` covers its read buffer. The file is deleted with the source.
+class SpillFileSource : public SourceState {
+ public:
+  SpillFileSource(std::unique_ptr<SpillFile> file, MemoryReservation memory)
+      : file_(std::move(file)), memory_(std::move(memory)) {}
+  Result<bool> Next(SourceLocalState*, Chunk* out) override;
+
+ private:
+  std::mutex mu_;
+  std::unique_ptr<SpillFile> file_;  // GUARDED_BY(mu_)
+  uint64_t next_ = 0;                // GUARDED_BY(mu_)
+  MemoryReservation memory_;
 };
 
 // Splits `b` into slices of at most `batch_size` rows (no copy when it already fits).

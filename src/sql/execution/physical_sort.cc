@@ -16,6 +16,8 @@ struct SortLocal : LocalSinkState {
   std::vector<Chunk> chunks;
   int64_t rows = 0;
   MemoryReservation memory;
+  int64_t share = INT64_MAX;  // spilling: the bytes past which the chunks become a run
+  std::vector<std::unique_ptr<SpillFile>> runs;
 };
 
 // Bytes of columns [from, to) of `chunks` concatenated: a vector that two positions share is
@@ -71,9 +73,12 @@ std::string PhysicalSort::Details() const {
   return s;
 }
 
+PhysicalSort::~PhysicalSort() = default;
+
 Result<std::unique_ptr<LocalSinkState>> PhysicalSort::MakeLocalSink(ExecContext& ctx, int) {
-  return std::unique_ptr<LocalSinkState>(
-      new SortLocal(ctx.statement_timestamp, ctx.Reserve(Name())));
+  auto l = std::make_unique<SortLocal>(ctx.statement_timestamp, ctx.Reserve(Name()));
+  if (MaySpill(ctx)) l->share = ctx.memory->limit() / (4 * std::max(1, ctx.threads));
+  return std::unique_ptr<LocalSinkState>(std::move(l));
 }
 
 Chunk PhysicalSort::SortChunks(std::vector<Chunk>* chunks, int64_t limit, bool keep_keys) const {
@@ -102,7 +107,7 @@ Chunk PhysicalSort::SortChunks(std::vector<Chunk>* chunks, int64_t limit, bool k
   return {std::make_shared<columnar::RecordBatch>(schema(), std::move(out), static_cast<int64_t>(idx.size())), order};
 }
 
-Status PhysicalSort::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+Status PhysicalSort::Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int) {
   auto* l = static_cast<SortLocal*>(local);
   const auto& b = *chunk.batch;
   std::vector<columnar::VectorPtr> cols = b.columns;
@@ -117,7 +122,12 @@ Status PhysicalSort::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int)
   }
   l->rows += b.num_rows;
   auto stored = std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), b.num_rows);
-  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*stored)));
+  Status grown = l->memory.Grow(columnar::BatchMemoryBytes(*stored));
+  if (MaySpill(ctx) && (grown.IsOutOfMemory() || l->memory.bytes() > l->share)) {
+    l->chunks.push_back({std::move(stored), chunk.order});  // one batch over, written at once
+    return SpillRun(ctx, &l->chunks, &l->memory, &l->runs);
+  }
+  RETURN_NOT_OK(grown);
   l->chunks.push_back({std::move(stored), chunk.order});
   if (limit_ >= 0 && l->rows > std::max<int64_t>(4 * limit_, 8192)) {
     // Top-N compaction: a concatenated copy, the sort and the kept rows, then only those.
@@ -130,8 +140,15 @@ Status PhysicalSort::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int)
   return Status::OK();
 }
 
-Status PhysicalSort::Combine(ExecContext&, LocalSinkState* local, int) {
+Status PhysicalSort::Combine(ExecContext& ctx, LocalSinkState* local, int) {
   auto* l = static_cast<SortLocal*>(local);
+  if (!l->runs.empty()) {
+    // A worker that spilled writes the rest as a run too.
+    RETURN_NOT_OK(SpillRun(ctx, &l->chunks, &l->memory, &l->runs));
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& r : l->runs) runs_.push_back(std::move(r));
+    return Status::OK();
+  }
   if (limit_ >= 0 && l->chunks.size() > 1) {
     RETURN_NOT_OK(l->memory.Grow(ConcatBytes(l->chunks, 0, SIZE_MAX) + ScratchBytes(l->rows)));
     Chunk c = SortChunks(&l->chunks, limit_, true);
@@ -146,6 +163,7 @@ Status PhysicalSort::Combine(ExecContext&, LocalSinkState* local, int) {
 
 Status PhysicalSort::Finalize(ExecContext& ctx) {
   if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
+  if (!runs_.empty()) return FinalizeSpilled(ctx);
   if (chunks_.empty()) return memory_.Resize(0);
   if (limit_ >= 0 || TaskWorkers(ctx, 2) == 1) {
     // The chunks, their concatenated copy (none for one chunk), the sort and the gathered
@@ -208,7 +226,8 @@ Status PhysicalSort::Finalize(ExecContext& ctx) {
   return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
-Result<std::unique_ptr<SourceState>> PhysicalSort::OpenSource(ExecContext&) {
+Result<std::unique_ptr<SourceState>> PhysicalSort::OpenSource(ExecContext& ctx) {
+  if (merger_) return OpenMergeSource(ctx);
   return std::unique_ptr<SourceState>(new BatchListSource(std::move(result_), std::move(memory_)));
 }
 

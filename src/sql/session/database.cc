@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 #include "io/routing_file_system.h"
@@ -23,6 +24,15 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& warehouse_di
   impl->default_memory_limit =
       options.memory_limit > 0 ? options.memory_limit : MemoryTracker::DefaultLimit();
   impl->memory = std::make_shared<MemoryTracker>(impl->default_memory_limit);
+  // Spill files go to the warehouse's .tmp/, or to the system's temp directory when the
+  // warehouse is not local; a crashed process's files there are removed now.
+  std::string temp_dir = io::JoinPath(warehouse_dir, ".tmp");
+  if (impl->fs->IsRemote(warehouse_dir)) {
+    const char* tmp = std::getenv("TMPDIR");
+    temp_dir = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "shoal-tmp");
+  }
+  (void)sql::SpillManager::RemoveStaleFiles(*impl->fs, temp_dir);
+  impl->spill = std::make_shared<sql::SpillManager>(impl->fs, temp_dir);
   const std::string zone = options.time_zone.empty() ? columnar::DefaultTimeZoneName() : options.time_zone;
   auto default_zone = columnar::FindTimeZone(zone);
   if (!default_zone.ok()) return default_zone.status().WithContext("DatabaseOptions::time_zone");

@@ -18,6 +18,7 @@
 #include "shoal/database.h"
 #include "sql/session/session.h"
 #include "columnar/time_zone.h"
+#include "sql/execution/spill_file.h"
 #include "sql/execution/thread_pool.h"
 
 namespace shoal {
@@ -32,6 +33,8 @@ struct Database::Impl {
   // shared with open results, which hold their rows' reservation.
   std::shared_ptr<MemoryTracker> memory;
   int64_t default_memory_limit = 0;  // resolved options.memory_limit (RESET memory_limit)
+  // temp_directory and the spill files in it (SET temp_directory; doc/memory.md, "Spilling").
+  std::shared_ptr<sql::SpillManager> spill;
   // resolved options.time_zone: the session zone until SET TIME ZONE (and after LOCAL / RESET)
   const columnar::TimeZone* default_time_zone = nullptr;
 };

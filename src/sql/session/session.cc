@@ -141,6 +141,7 @@ void Session::InitContext(ExecContext* ctx) const {
   ctx->interrupted = interrupted_;
   ctx->statement_timestamp = NowMicros();
   ctx->memory = db_->memory;
+  ctx->spill = db_->spill;
   if (auto prewhere = Setting("shoal.prewhere")) {
     auto mode = ParsePrewhereMode(*prewhere);  // validated by SET
     if (mode.ok()) ctx->prewhere = *mode;

@@ -1,6 +1,6 @@
 // Session handlers for SET, RESET and SHOW of settings: the known keys, how each value is
-// validated and stored, memory_limit, which is the database's (its MemoryTracker), not the
-// connection's, and the s3_* settings, which are the process's (s3_settings.h).
+// validated and stored, memory_limit and temp_directory, which are the database's (its
+// MemoryTracker and SpillManager), not the connection's, and the s3_* settings, which are the process's (s3_settings.h).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -18,6 +18,7 @@ namespace shoal::sql {
 namespace {
 
 constexpr char kMemoryLimit[] = "memory_limit";
+constexpr char kTempDirectory[] = "temp_directory";
 
 // A connection setting: its key as documented, what SHOW prints when it is not set (null: NULL)
 // and the check that turns a SET value into the stored one.
@@ -127,7 +128,7 @@ LexOptions Session::lex_options() const {
 }
 
 std::vector<std::string> KnownSettings() {
-  std::vector<std::string> keys{kMemoryLimit};
+  std::vector<std::string> keys{kMemoryLimit, kTempDirectory};
   for (const auto& d : ConnectionSettings()) keys.emplace_back(d.name);
   for (const auto& k : S3SettingNames()) keys.push_back(k);
   return keys;
@@ -142,6 +143,10 @@ Result<QueryResult> Session::RunSet(const Statement& s) {
     if (*bytes <= 0)
       return Status::InvalidArgument("SET memory_limit: the limit must be at least 1 byte");
     db_->memory->set_limit(*bytes);
+    return QueryResult();
+  }
+  if (key == kTempDirectory) {
+    RETURN_NOT_OK(db_->spill->SetDirectory(set.value.text));
     return QueryResult();
   }
   if (IsS3Setting(key)) {
@@ -162,6 +167,8 @@ Result<QueryResult> Session::RunReset(const Statement& s) {
     settings_.clear();  // the connection's own; memory_limit is reset by name only
   } else if (key == kMemoryLimit) {
     db_->memory->set_limit(db_->default_memory_limit);
+  } else if (key == kTempDirectory) {
+    db_->spill->ResetDirectory();
   } else if (IsS3Setting(key)) {
     RETURN_NOT_OK(ResetS3Setting(*db_->fs, key));
   } else if (FindSetting(key)) {
@@ -179,6 +186,11 @@ Result<QueryResult> Session::RunShowSetting(const Statement& s) {
   if (key == kMemoryLimit) {
     rows.AddColumn(kMemoryLimit, columnar::String());
     rows.AddRow({columnar::Value::String(FormatByteSize(db_->memory->limit()))});
+    return rows.Build();
+  }
+  if (key == kTempDirectory) {
+    rows.AddColumn(kTempDirectory, columnar::String());
+    rows.AddRow({columnar::Value::String(db_->spill->directory())});
     return rows.Build();
   }
   if (IsS3Setting(key)) {

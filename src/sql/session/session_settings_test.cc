@@ -47,7 +47,7 @@ TEST_F(SettingsTest, UnknownKeysAreNamedErrorsListingTheKnownOnes) {
     EXPECT_NE(st.message().find("unrecognized configuration parameter"), std::string::npos)
         << st.ToString();
     EXPECT_NE(
-        st.message().find("memory_limit, shoal.coded_strings, shoal.join_order, shoal.optimizer, shoal.prewhere, shoal.runtime_filters, "
+        st.message().find("memory_limit, temp_directory, shoal.coded_strings, shoal.join_order, shoal.optimizer, shoal.prewhere, shoal.runtime_filters, "
                           "shoal.sql.doubleQuotedIdentifiers, shoal.txn.appId, shoal.txn.version, shoal.vacuum.retentionCheck"),
         std::string::npos)
         << st.ToString();
@@ -122,6 +122,23 @@ TEST_F(SettingsTest, MemoryLimitIsTheDatabasesAndShownReadably) {
   ASSERT_TRUE(Run("RESET memory_limit").ok());
   EXPECT_EQ(db_->impl().memory->limit(), def);
   EXPECT_EQ(Show("memory_limit"), std::vector<std::string>{FormatByteSize(def)});
+}
+
+TEST_F(SettingsTest, TempDirectoryIsTheDatabasesAndEmptyDisablesSpilling) {
+  const std::string def = dir_.path() + "/.tmp";
+  EXPECT_EQ(Show("temp_directory"), std::vector<std::string>{def});
+  EXPECT_TRUE(db_->impl().spill->enabled());
+  ASSERT_TRUE(Run("SET temp_directory = '" + dir_.path() + "/spill here'").ok());
+  auto other = db_->Connect();
+  EXPECT_EQ(Show("TEMP_DIRECTORY", other.get()), std::vector<std::string>{dir_.path() + "/spill here"});
+  ASSERT_TRUE(other->Query("SET temp_directory = ''").ok());
+  EXPECT_EQ(Show("temp_directory"), std::vector<std::string>{""});
+  EXPECT_FALSE(db_->impl().spill->enabled());
+  // RESET ALL is the connection's own settings; temp_directory returns to the default by name.
+  ASSERT_TRUE(Run("RESET ALL").ok());
+  EXPECT_FALSE(db_->impl().spill->enabled());
+  ASSERT_TRUE(Run("RESET temp_directory").ok());
+  EXPECT_EQ(Show("temp_directory"), std::vector<std::string>{def});
 }
 
 }  // namespace
