@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/syntax_highlighter.h"
 #include "support/testdata.h"
 
 namespace shoal::cli {
@@ -37,8 +38,13 @@ class ShellInteractive : public ::testing::Test {
  protected:
   void SetUp() override { Spawn(); }
 
-  // Starts the shell on the test's warehouse and home directory (again after an exit).
-  void Spawn() {
+  // Starts the shell on the test's warehouse and home directory (again after an exit, or
+  // replacing the running one), with TERM=`term` and NO_COLOR=`no_color` when not null.
+  void Spawn(const char* term = "dumb", const char* no_color = nullptr) {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
     std::string binary = testing::BinaryDir() + "/shoal";
     if (!fs::exists(binary)) FAIL() << "shoal binary not found at " << binary << " (build target shoal)";
     std::string home = dir_.Join("home");
@@ -56,7 +62,12 @@ class ShellInteractive : public ::testing::Test {
     ASSERT_GE(pid_, 0);
     if (pid_ == 0) {
       setenv("HOME", home.c_str(), 1);
-      setenv("TERM", "dumb", 1);
+      setenv("TERM", term, 1);
+      if (no_color) {
+        setenv("NO_COLOR", no_color, 1);
+      } else {
+        unsetenv("NO_COLOR");
+      }
       execl(binary.c_str(), binary.c_str(), wh.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
@@ -284,6 +295,38 @@ TEST_F(ShellInteractive, ProgressBarAfterTheDelayIsGoneBeforeTheResult) {
   EXPECT_LT(bar, clear);
   EXPECT_LT(clear, table);
   EXPECT_EQ(screen_.find("%", table), std::string::npos) << "bar drawn after the result";
+  Type(".exit\r");
+  EXPECT_EQ(WaitExit(), 0) << screen_;
+}
+
+// On a terminal with colour, what is typed is coloured as it is typed; .highlight off and
+// NO_COLOR leave it plain.
+TEST_F(ShellInteractive, HighlightsSqlWhileTypingOnAColourTerminal) {
+  const std::string keyword = std::string(kKeywordColor) + "SELECT" + std::string(kResetColor);
+  const std::string string = std::string(kStringColor) + "'abc'" + std::string(kResetColor);
+  const std::string number = std::string(kNumberColor) + "42" + std::string(kResetColor);
+  Spawn("xterm-256color");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 'abc' AS s, 42");  // not yet run: coloured while on the line
+  ASSERT_TRUE(WaitFor(keyword + " " + string + " ")) << screen_;
+  ASSERT_TRUE(WaitFor(number)) << screen_;
+  Type(" AS n;\r");
+  ASSERT_TRUE(WaitFor("abc")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".highlight off\r");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  const size_t from = screen_.size();
+  Type("SELECT 'plain'");
+  ASSERT_TRUE(WaitFor("'plain'")) << screen_;
+  EXPECT_EQ(screen_.find(kKeywordColor, from), std::string::npos) << screen_.substr(from);
+  EXPECT_EQ(screen_.find(kStringColor, from), std::string::npos) << screen_.substr(from);
+
+  Spawn("xterm-256color", "1");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 'no colour', 7;\r");
+  ASSERT_TRUE(WaitFor("no colour")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  EXPECT_EQ(screen_.find(kKeywordColor), std::string::npos) << screen_;
   Type(".exit\r");
   EXPECT_EQ(WaitExit(), 0) << screen_;
 }

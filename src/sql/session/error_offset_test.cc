@@ -80,15 +80,17 @@ TEST_F(ErrorOffsetTest, BinderErrorsPointAtTheNode) {
 TEST_F(ErrorOffsetTest, AScriptsOffsetIsIntoTheWholeText) {
   const std::string script = "SELECT 1;\nSELECT 2; SELECT nope";
   EXPECT_EQ(TokenAt(script, "nope"), "nope");
-  const std::string parse = "SELECT 1; SELECT 2 FORM x";
-  EXPECT_EQ(TokenAt(parse, "FORM"), "FORM");
+  const std::string parse = "SELECT 1; SELEC 2";
+  EXPECT_EQ(TokenAt(parse, "SELEC"), "SELEC");
   // Execute (the shell's call) too.
   Status st = con_->Execute(script, [](const std::string&, QueryResult&) { return Status::OK(); });
   EXPECT_EQ(At(script, st, 4), "nope");
   // And Prepare.
   const std::string one = "SELECT ? + nope";
   auto prepared = con_->Prepare(one);
-  Status bind = prepared.ok() ? (*prepared)->Execute().status() : prepared.status();
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  ASSERT_TRUE((*prepared)->BindInt64(1, 5).ok());
+  Status bind = (*prepared)->Execute().status();
   EXPECT_EQ(At(one, bind, 4), "nope");
 }
 
