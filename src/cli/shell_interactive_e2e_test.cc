@@ -7,10 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "cli/syntax_highlighter.h"
 #include "support/testdata.h"
@@ -238,7 +240,8 @@ TEST_F(ShellInteractive, DotCommandsChangeOutputAndUnknownOnesSuggest) {
   EXPECT_EQ(WaitExit(), 1) << screen_;
 }
 
-// Ctrl-C stops a scan, a join build, a sort and an INSERT promptly; the INSERT commits nothing.
+// Ctrl-C stops a scan, a join build, a sort, an aggregation and an INSERT promptly (the median of
+// three attempts each); the INSERT commits nothing.
 TEST_F(ShellInteractive, CtrlCStopsRunningStatementsPromptlyAndCommitsNothing) {
   ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
   Type(".mode csv\r");
@@ -250,19 +253,27 @@ TEST_F(ShellInteractive, CtrlCStopsRunningStatementsPromptlyAndCommitsNothing) {
       // Both sides too large to build in the 0.8 s before Ctrl-C: it lands in the build.
       "SELECT count(*) FROM range(0, 5000000000) AS a JOIN range(0, 4000000000) AS b ON a.id = b.id;",
       "SELECT id FROM range(0, 5000000000) ORDER BY id DESC;",
+      "SELECT id % 1000003 AS k, count(*) FROM range(0, 5000000000) GROUP BY k;",
       "INSERT INTO t SELECT id FROM range(0, 5000000000) WHERE id % 3 = 0;",
   };
   for (const char* sql : statements) {
-    Type(std::string(sql) + "\r");
-    usleep(800 * 1000);
-    auto sent = std::chrono::steady_clock::now();
-    Type("\x03");
-    ASSERT_TRUE(WaitFor("InterruptException", 10000)) << sql << "\n" << screen_;
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent).count();
-    // The issue asks for 200 ms; the bound leaves room for a loaded shared machine.
-    EXPECT_LT(ms, 1000) << sql;
-    std::printf("Ctrl-C to InterruptException: %lld ms for %s\n", static_cast<long long>(ms), sql);
-    ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+    std::vector<long long> ms;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      Type(std::string(sql) + "\r");
+      usleep(800 * 1000);
+      auto sent = std::chrono::steady_clock::now();
+      Type("\x03");
+      ASSERT_TRUE(WaitFor("InterruptException", 10000)) << sql << "\n" << screen_;
+      ms.push_back(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent).count());
+      ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("Ctrl-C to InterruptException: %lld, %lld, %lld ms (median %lld) for %s\n", ms[0], ms[1], ms[2], ms[1],
+                sql);
+    // The issue asks for 200 ms: the medians measured on this machine are 10-180 ms
+    // (doc/execution.md, "Cancellation"); the bound leaves room for a 2-core machine shared
+    // with builds.
+    EXPECT_LE(ms[1], 300) << sql;
   }
   Type("SELECT count(*) AS n FROM t;\r");
   ASSERT_TRUE(WaitFor("n\r\n1\r\n")) << screen_;
