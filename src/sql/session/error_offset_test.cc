@@ -3,30 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "shoal/database.h"
-#include "support/testdata.h"
+#include "support/sql_table_fixture.h"
 
 namespace shoal {
 namespace {
 
-class ErrorOffsetTest : public ::testing::Test {
+class ErrorOffsetTest : public testing::SqlTableTest {
  protected:
-  void SetUp() override {
-    DatabaseOptions o;
-    o.threads = 2;
-    auto db = Database::Open(dir_.path(), o);
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    con_ = db_->Connect();
-  }
-  void Run(const std::string& sql) {
-    auto r = con_->Query(sql);
-    ASSERT_TRUE(r.ok()) << sql << ": " << r.status().ToString();
-  }
-  Status Err(const std::string& sql) {
-    auto r = con_->Query(sql);
-    EXPECT_FALSE(r.ok()) << sql;
-    return r.ok() ? Status::OK() : r.status();
-  }
+  void Run(const std::string& sql) { Q(sql); }
   // The text at the error's offset, as long as `token`; "<none>" without an offset.
   std::string At(const std::string& sql, const Status& st, size_t length) {
     std::optional<int64_t> offset = st.error_offset();
@@ -37,10 +21,6 @@ class ErrorOffsetTest : public ::testing::Test {
   std::string TokenAt(const std::string& sql, const std::string& token) {
     return At(sql, Err(sql), token.size());
   }
-
-  testing::TempDir dir_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<Connection> con_;
 };
 
 TEST_F(ErrorOffsetTest, ParserErrorsPointAtTheToken) {
@@ -83,11 +63,11 @@ TEST_F(ErrorOffsetTest, AScriptsOffsetIsIntoTheWholeText) {
   const std::string parse = "SELECT 1; SELEC 2";
   EXPECT_EQ(TokenAt(parse, "SELEC"), "SELEC");
   // Execute (the shell's call) too.
-  Status st = con_->Execute(script, [](const std::string&, QueryResult&) { return Status::OK(); });
+  Status st = conn_->Execute(script, [](const std::string&, QueryResult&) { return Status::OK(); });
   EXPECT_EQ(At(script, st, 4), "nope");
   // And Prepare.
   const std::string one = "SELECT ? + nope";
-  auto prepared = con_->Prepare(one);
+  auto prepared = conn_->Prepare(one);
   ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
   ASSERT_TRUE((*prepared)->BindInt64(1, 5).ok());
   Status bind = (*prepared)->Execute().status();
