@@ -325,6 +325,10 @@ TEST_F(ShellInteractive, HighlightsSqlWhileTypingOnAColourTerminal) {
   ASSERT_TRUE(WaitFor("abc")) << screen_;
   ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
   Type(".highlight off\r");
+  // Repaints carry the prompt too: wait for a line only the shell prints, after which nothing
+  // of the coloured statement can still arrive.
+  Type(".print plain-from-here\r");
+  ASSERT_TRUE(WaitFor("\r\nplain-from-here\r\n")) << screen_;
   ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
   const size_t from = screen_.size();
   Type("SELECT 'plain'");
