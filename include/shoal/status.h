@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cassert>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,9 +90,24 @@ class [[nodiscard]] Status {
   // Returns a copy whose message is prefixed with `context` + ": ".
   Status WithContext(std::string_view context) const;
 
+  // The byte offset of the offending token in the SQL text the caller passed
+  // (Connection::Query, Execute, Stream, Prepare: the whole text, even of a script of many
+  // statements), for parser and binder errors that know it; nullopt otherwise.
+  std::optional<int64_t> error_offset() const {
+    if (error_offset_ < 0) return std::nullopt;
+    return error_offset_;
+  }
+  // Returns a copy that points at `offset` (nullopt or a negative value: points nowhere).
+  Status WithErrorOffset(std::optional<int64_t> offset) const {
+    Status copy = *this;
+    copy.error_offset_ = offset && *offset >= 0 ? *offset : -1;
+    return copy;
+  }
+
  private:
   StatusCode code_ = StatusCode::kOk;
   ConflictKind conflict_ = ConflictKind::kNone;
+  int64_t error_offset_ = -1;  // -1: unknown
   std::string message_;
 };
 

@@ -1,6 +1,7 @@
 #include "errors.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace shoal::python {
@@ -43,6 +44,9 @@ const char* CodeClass(const Status& s) {
 void RegisterErrors(py::module_& m) {
   Add(m, "Error", PyExc_Exception, "Base class of every error shoal raises.");
   PyObject* error = Class("Error");
+  // Where in the SQL text passed to the call a parser or binder error points (a 0-based byte
+  // offset, as Status::error_offset), else None. Set on each raised error; None by default.
+  m.attr("Error").attr("offset") = py::none();
   Add(m, "InvalidInputException", error, "Invalid input: bad user input or bad file contents.");
   Add(m, "InvalidArgument", Class("InvalidInputException"),
       "Bad user input (StatusCode kInvalidArgument).");
@@ -80,9 +84,33 @@ void RegisterErrors(py::module_& m) {
   m.attr("Internal") = m.attr("InternalException");
 }
 
-void RaiseStatus(const Status& status) {
-  PyErr_SetString(Class(CodeClass(status)), status.message().c_str());
+namespace {
+
+[[noreturn]] void Raise(const Status& status, std::optional<int64_t> offset) {
+  PyObject* cls = Class(CodeClass(status));
+  py::object error = py::reinterpret_steal<py::object>(PyObject_CallFunction(cls, "s", status.message().c_str()));
+  if (!error) throw py::error_already_set();
+  error.attr("offset") = offset ? py::object(py::int_(*offset)) : py::none();
+  PyErr_SetObject(cls, error.ptr());
   throw py::error_already_set();
+}
+
+}  // namespace
+
+void RaiseStatus(const Status& status) { Raise(status, std::nullopt); }
+
+void RaiseStatus(const Status& status, std::string_view sql) {
+  std::optional<int64_t> offset = status.error_offset();
+  if (offset && static_cast<uint64_t>(*offset) <= sql.size()) {
+    int64_t characters = 0;  // UTF-8 lead bytes before the offset
+    for (size_t i = 0; i < static_cast<size_t>(*offset); ++i) {
+      if ((static_cast<unsigned char>(sql[i]) & 0xC0) != 0x80) ++characters;
+    }
+    offset = characters;
+  } else {
+    offset.reset();
+  }
+  Raise(status, offset);
 }
 
 void RaiseClosed(const char* what) {

@@ -6,14 +6,20 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string_view>
+
 #include "shoal/status.h"
 
 namespace shoal::python {
 
 // Creates the classes and adds them to `m`.
 void RegisterErrors(pybind11::module_& m);
-// Sets the Python error for `status` (not OK) and throws pybind11::error_already_set.
+// Sets the Python error for `status` (not OK) and throws pybind11::error_already_set. The
+// error's `offset` attribute is None.
 [[noreturn]] void RaiseStatus(const Status& status);
+// RaiseStatus for an error of running `sql`: `offset` is the index in the Python str of the
+// character Status::error_offset points at (a byte offset into the UTF-8 `sql`), or None.
+[[noreturn]] void RaiseStatus(const Status& status, std::string_view sql);
 // shoal.ConnectionException: use of a closed connection.
 [[noreturn]] void RaiseClosed(const char* what);
 // shoal.InvalidArgument with `message`.

@@ -134,8 +134,8 @@ class PyConnection {
       result = c->Query(sql);
       return Status::OK();
     });
-    if (!st.ok()) RaiseStatus(st);
-    if (!result.ok()) RaiseStatus(result.status());
+    if (!st.ok()) RaiseStatus(st, sql);
+    if (!result.ok()) RaiseStatus(result.status(), sql);
     return std::make_unique<PyResult>(std::move(result).value());
   }
 
@@ -145,27 +145,35 @@ class PyConnection {
     const std::vector<Parameter> values = ToParameters(params);
     Result<QueryResult> result = QueryResult();
     Status st = RunLocked([&](Connection* c) -> Status {
-      ASSIGN_OR_RETURN(std::vector<std::string> texts, SplitStatements(sql));
+      ASSIGN_OR_RETURN(std::vector<std::string_view> texts, SplitStatements(sql));
+      // An error's offset is into one statement's text; the caller's is the whole `sql`.
+      auto in_sql = [&sql](const Status& error, std::string_view text) {
+        std::optional<int64_t> offset = error.error_offset();
+        if (!offset) return error;
+        return error.WithErrorOffset(*offset + (text.data() - sql.data()));
+      };
       std::vector<std::unique_ptr<PreparedStatement>> statements;
       size_t wanted = 0;
-      for (const std::string& text : texts) {
-        ASSIGN_OR_RETURN(auto p, c->Prepare(text));
-        wanted += static_cast<size_t>(p->parameter_count());
-        statements.push_back(std::move(p));
+      for (std::string_view text : texts) {
+        auto p = c->Prepare(text);
+        if (!p.ok()) return in_sql(p.status(), text);
+        wanted += static_cast<size_t>((*p)->parameter_count());
+        statements.push_back(std::move(p).value());
       }
       if (wanted != values.size()) {
         return Status::InvalidArgument("the statement has " + std::to_string(wanted) + " parameter(s), " +
                                        std::to_string(values.size()) + " given");
       }
       size_t next = 0;
-      for (auto& p : statements) {
-        for (int i = 1; i <= p->parameter_count(); ++i) RETURN_NOT_OK(Bind(p.get(), i, values[next++]));
+      for (size_t s = 0; s < statements.size(); ++s) {
+        PreparedStatement* p = statements[s].get();
+        for (int i = 1; i <= p->parameter_count(); ++i) RETURN_NOT_OK(Bind(p, i, values[next++]));
         result = p->Execute();
-        RETURN_NOT_OK(result.status());
+        if (!result.ok()) return in_sql(result.status(), texts[s]);
       }
       return Status::OK();
     });
-    if (!st.ok()) RaiseStatus(st);
+    if (!st.ok()) RaiseStatus(st, sql);
     return std::make_unique<PyResult>(std::move(result).value());
   }
 

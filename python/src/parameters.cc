@@ -181,9 +181,9 @@ Status Bind(PreparedStatement* statement, int index, const Parameter& value) {
   return Status::Internal("unknown parameter kind");
 }
 
-Result<std::vector<std::string>> SplitStatements(std::string_view sql) {
+Result<std::vector<std::string_view>> SplitStatements(std::string_view sql) {
   ASSIGN_OR_RETURN(std::vector<sql::Token> tokens, sql::Lex(sql));
-  std::vector<std::string> out;
+  std::vector<std::string_view> out;
   size_t begin = std::string_view::npos, end = 0;
   for (const sql::Token& t : tokens) {
     if (t.type == sql::TokenType::kEnd || t.IsOperator(";")) {

@@ -41,7 +41,8 @@ Status Bind(PreparedStatement* statement, int index, const Parameter& value);
 
 // The statements of `sql` as texts, split at the `;` tokens between them (so a `;` inside a
 // string or comment does not split); empty statements are dropped. Each is prepared on its own,
-// taking the next parameter_count() values.
-Result<std::vector<std::string>> SplitStatements(std::string_view sql);
+// taking the next parameter_count() values. The pieces are views of `sql` (their offsets in it
+// place an error's offset, Status::error_offset, in the caller's text).
+Result<std::vector<std::string_view>> SplitStatements(std::string_view sql);
 
 }  // namespace shoal::python

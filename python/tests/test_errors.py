@@ -105,3 +105,30 @@ def test_unknown_settings_and_bad_values_are_errors(con):
         con.sql("SET nope = 1")
     with pytest.raises(shoal.InvalidInputException, match="12XB"):
         con.sql("SET memory_limit = '12XB'")
+
+
+@pytest.mark.parametrize("sql,token", [
+    ("SELECT * FORM t", "FORM"),                               # parser
+    ("SELECT 'unterminated", "'unterminated"),                 # lexer
+    ("SELECT 1 AS a, nope + 1 FROM range(2)", "nope"),         # binder: column
+    ("SELECT * FROM range(2) r JOIN missing_tbl m ON true", "missing_tbl"),  # catalog: table
+    ("SELECT 1; SELECT 2;\nSELECT no_such_fn(3)", "no_such_fn"),  # a script: offset into the whole text
+    ("SELECT 'é', nope", "nope"),                              # a str index, not a UTF-8 byte offset
+])
+def test_parser_and_binder_errors_carry_the_offset_of_the_token(con, sql, token):
+    with pytest.raises(shoal.Error) as info:
+        con.sql(sql)
+    offset = info.value.offset
+    assert offset is not None, str(info.value)
+    assert sql[offset:offset + len(token)] == token
+
+
+def test_offset_in_execute_is_into_the_whole_text_and_none_without_a_position(con):
+    sql = "SELECT ?; SELECT nope"
+    with pytest.raises(shoal.BinderException) as info:
+        con.execute(sql, [1])
+    assert sql[info.value.offset:].startswith("nope")
+    with pytest.raises(shoal.ConversionException) as info:
+        con.sql("SELECT CAST('x' AS INT)")
+    assert info.value.offset is None
+    assert shoal.Error.offset is None

@@ -44,7 +44,7 @@ std::string Status::ToString() const {
 
 Status Status::WithContext(std::string_view context) const {
   if (ok()) return *this;
-  return Status(code_, std::string(context) + ": " + message_, conflict_);
+  return Status(code_, std::string(context) + ": " + message_, conflict_).WithErrorOffset(error_offset());
 }
 
 }  // namespace shoal

@@ -28,6 +28,7 @@ const std::vector<CommandDef>& Commands() {
       {".exit", K::kExit, Args::kNone, ".exit, .quit", "leave the shell"},
       {".headers", K::kHeaders, Args::kOnOff, ".headers on|off", "show column names (table, box, csv, markdown)"},
       {".help", K::kHelp, Args::kNone, ".help", "show this help"},
+      {".highlight", K::kHighlight, Args::kOnOff, ".highlight on|off", "colour SQL as it is typed (on when the terminal has colour)"},
       {".maxrows", K::kMaxRows, Args::kNumber, ".maxrows N", "rows a table shows before eliding the middle (40)"},
       {".maxwidth", K::kMaxWidth, Args::kNumber, ".maxwidth N", "columns a table may take (0: the terminal's)"},
       {".mode", K::kMode, Args::kWord, ".mode FORMAT", "table, box, csv, json, jsonl, markdown or line"},

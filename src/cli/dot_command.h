@@ -15,7 +15,7 @@ namespace shoal::cli {
 struct DotCommand {
   enum class Kind {
     kBail, kCd, kChanges, kEcho, kExit, kHeaders, kHelp, kMaxRows, kMaxWidth, kMode, kNullValue,
-    kOnce, kOpen, kOutput, kPrint, kProgress, kRead, kSchema, kTables, kTimer,
+    kHighlight, kOnce, kOpen, kOutput, kPrint, kProgress, kRead, kSchema, kTables, kTimer,
   };
   Kind kind = Kind::kHelp;
   OutputFormat format = OutputFormat::kTable;  // kMode

@@ -52,21 +52,22 @@ size_t FindName(std::string_view sql, std::string_view name) {
 }  // namespace
 
 std::optional<TokenPosition> LocateError(const Status& status, std::string_view sql) {
-  const std::string& msg = status.message();
-  std::smatch m;
-  if (status.code() == StatusCode::kParser) {
-    static const std::regex kAt(R"re(\(line (\d+), column (\d+)\))re");
-    if (!std::regex_search(msg, m, kAt)) return std::nullopt;
-    return TokenPosition{std::stoi(m[1].str()), std::stoi(m[2].str())};
-  }
-  if (status.code() != StatusCode::kBinder && status.code() != StatusCode::kCatalog) return std::nullopt;
-  static const std::regex kName(R"re(^Referenced (?:column|table) "([^"]+)" not found)re");
-  if (!std::regex_search(msg, m, kName)) return std::nullopt;
-  std::string name = m[1].str();
-  size_t at = FindName(sql, name);
-  if (at == std::string_view::npos) {
+  size_t at = std::string_view::npos;
+  if (std::optional<int64_t> offset = status.error_offset()) {
+    if (static_cast<uint64_t>(*offset) > sql.size()) return std::nullopt;  // not this text's
+    at = static_cast<size_t>(*offset);
+  } else if (status.code() == StatusCode::kBinder || status.code() == StatusCode::kCatalog) {
+    // No offset: an error about SQL the engine built from the statement (UPDATE's SET list
+    // bound as a SELECT); the first whole occurrence of the name it reports.
+    static const std::regex kName(R"re(^Referenced (?:column|table) "([^"]+)" not found)re");
+    std::smatch m;
+    if (!std::regex_search(status.message(), m, kName)) return std::nullopt;
+    std::string name = m[1].str();
+    at = FindName(sql, name);
     size_t dot = name.rfind('.');
-    if (dot != std::string::npos) at = FindName(sql, std::string_view(name).substr(dot + 1));
+    if (at == std::string_view::npos && dot != std::string::npos) {
+      at = FindName(sql, std::string_view(name).substr(dot + 1));
+    }
   }
   if (at == std::string_view::npos) return std::nullopt;
   TokenPosition pos;

@@ -1,7 +1,8 @@
 // Points at the offending token of a failed statement, as PostgreSQL's and DuckDB's shells do:
-// the statement's line and a caret under the token. Parser errors locate it by their
-// "(line L, column C)"; binder errors about a column or table "not found" by the first whole,
-// unquoted occurrence of the name in the statement.
+// the statement's line and a caret under the token. Errors locate it by their offset
+// (Status::error_offset, into the text the shell ran); binder errors without one (about SQL
+// the engine built, e.g. UPDATE's SET list) by the first whole, unquoted occurrence of the
+// column or table "not found" in the statement.
 //
 // Thread-safety: pure functions.
 #pragma once

@@ -1,143 +1,231 @@
 #include "cli/line_editor.h"
 
+#include <histedit.h>  // libedit (BSD), its native API
+#include <sys/ioctl.h>
 #include <sys/select.h>
+#include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <clocale>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
-#include <editline/readline.h>  // libedit (BSD), readline-compatible API
+#include "cli/table_renderer.h"
 
 namespace shoal::cli {
 
 namespace {
 
 constexpr int kHistoryEntries = 2000;
-
-// The readline callback interface delivers the line through a plain function.
-bool g_line_done = false;
-char* g_line = nullptr;
-
-void OnLine(char* line) {
-  g_line_done = true;
-  g_line = line;
-  rl_callback_handler_remove();
-}
-
-// Completion state for libedit's plain-function hooks (one LineEditor at a time).
-CompletionSource g_source;
-std::function<std::string()> g_pending;
-std::vector<std::string> g_matches;
-size_t g_next_match = 0;
 // Words end at these; '.', '/' and '-' stay inside (qualified names, paths).
-char g_word_breaks[] = " \t\n'\"`(),;=<>+*|";
+constexpr char kWordBreaks[] = " \t\n'\"`(),;=<>+*|";
 
-char* NextMatch(const char*, int state) {
-  if (state == 0) g_next_match = 0;
-  if (g_next_match >= g_matches.size()) return nullptr;
-  return strdup(g_matches[g_next_match++].c_str());
+// The editor's state for libedit's plain-function hooks (one LineEditor at a time).
+struct EditorState {
+  std::string prompt;
+  CompletionSource source;
+  std::function<std::string()> pending;
+};
+EditorState* g_state = nullptr;
+
+char* Prompt(EditLine*) { return g_state ? g_state->prompt.data() : const_cast<char*>(""); }
+
+std::string CommonPrefix(const std::vector<std::string>& words) {
+  std::string prefix = words.front();
+  for (const std::string& w : words) {
+    size_t n = 0;
+    while (n < prefix.size() && n < w.size() && prefix[n] == w[n]) ++n;
+    prefix.resize(n);
+  }
+  return prefix;
 }
 
-char** AttemptCompletion(const char* text, int start, int end) {
-  rl_attempted_completion_over = 1;  // no fallback to file names
-  std::string line(rl_line_buffer ? rl_line_buffer : "");
-  line.resize(std::min<size_t>(line.size(), static_cast<size_t>(std::max(end, 0))));
-  std::string statement = g_pending ? g_pending() : "";
+// Tab: completes the word before the cursor (cli/completer.h): one candidate replaces it (with
+// a space after, except for a path, a quoted text or a function's "("), several replace it with
+// their common prefix, or are listed when that adds nothing.
+unsigned char CompleteKey(EditLine* el, int) {
+  if (!g_state) return CC_ERROR;
+  const LineInfo* li = el_line(el);
+  const std::string before(li->buffer, li->cursor);
+  const size_t start = before.find_last_of(kWordBreaks);
+  const std::string word = start == std::string::npos ? before : before.substr(start + 1);
+  std::string statement = g_state->pending ? g_state->pending() : "";
   if (!statement.empty()) statement.push_back('\n');
-  statement += line;
+  statement += before;
   const bool in_quotes = InsideQuotes(statement);
-  g_matches = Complete(text, statement, g_source, in_quotes);
-  if (g_matches.empty()) return nullptr;
-  const std::string& only = g_matches.front();
-  const bool open_end = g_matches.size() == 1 && !only.empty() && (only.back() == '(' || only.back() == '/');
-  rl_completion_append_character = in_quotes || open_end ? '\0' : ' ';
-  return rl_completion_matches(text, NextMatch);
+  std::vector<std::string> matches = Complete(word, statement, g_state->source, in_quotes);
+  if (matches.empty()) return CC_REFRESH_BEEP;
+  std::string replacement;
+  if (matches.size() == 1) {
+    replacement = matches.front();
+    const bool open_end = !replacement.empty() && (replacement.back() == '(' || replacement.back() == '/');
+    if (!in_quotes && !open_end) replacement.push_back(' ');
+  } else {
+    replacement = CommonPrefix(matches);
+    if (replacement.size() <= word.size()) {
+      FILE* out = stdout;
+      std::fputc('\n', out);
+      for (const std::string& m : matches) std::fprintf(out, "%s  ", m.c_str());
+      std::fputc('\n', out);
+      std::fflush(out);
+      return CC_REDISPLAY;
+    }
+  }
+  el_deletestr(el, static_cast<int>(word.size()));
+  if (el_insertstr(el, replacement.c_str()) != 0) return CC_ERROR;
+  return CC_REFRESH;
+}
+
+// The terminal's end-of-file character (Ctrl-D unless stty says otherwise).
+char EofChar() {
+  struct termios t {};
+  if (tcgetattr(STDIN_FILENO, &t) == 0 && t.c_cc[VEOF] != 0) return static_cast<char>(t.c_cc[VEOF]);
+  return '\x04';
 }
 
 }  // namespace
 
+struct LineEditor::Editor {
+  EditLine* el = nullptr;
+  History* history = nullptr;
+  EditorState state;
+};
+
 LineEditor::LineEditor(std::string history_path, int interrupt_fd)
-    : history_path_(std::move(history_path)), interrupt_fd_(interrupt_fd) {
+    : history_path_(std::move(history_path)), interrupt_fd_(interrupt_fd), editor_(std::make_unique<Editor>()) {
   // libedit decodes the prompt with the C library's multibyte functions: under the default "C"
   // locale the continuation prompt's "‣" would not be shown. Take the user's locale, and UTF-8
   // when that is not a multibyte one.
   if (std::setlocale(LC_CTYPE, "") == nullptr || MB_CUR_MAX == 1) std::setlocale(LC_CTYPE, "C.UTF-8");
-  rl_catch_signals = 0;  // SIGINT reaches SigintRouter, not readline's handler
-  rl_readline_name = "shoal";
-  rl_basic_word_break_characters = g_word_breaks;
-  rl_attempted_completion_function = AttemptCompletion;
-  using_history();
-  stifle_history(kHistoryEntries);
-  if (!history_path_.empty()) read_history(history_path_.c_str());
+  g_state = &editor_->state;
+  HistEvent ev;
+  editor_->history = history_init();
+  history(editor_->history, &ev, H_SETSIZE, kHistoryEntries);
+  if (!history_path_.empty()) history(editor_->history, &ev, H_LOAD, history_path_.c_str());
+  EditLine* el = el_init("shoal", stdin, stdout, stderr);
+  editor_->el = el;
+  if (!el) return;
+  el_set(el, EL_SIGNAL, 0);  // SIGINT reaches SigintRouter, not libedit's handler
+  el_set(el, EL_EDITOR, "emacs");
+  el_set(el, EL_PROMPT, Prompt);
+  el_set(el, EL_HIST, history, editor_->history);
+  el_set(el, EL_ADDFN, "shoal-complete", "complete SQL, names and paths", CompleteKey);
+  el_set(el, EL_BIND, "^I", "shoal-complete", nullptr);
+  // readline's keys that emacs mode lacks: incremental search, Home / End / Delete, word moves.
+  el_set(el, EL_BIND, "^R", "em-inc-search-prev", nullptr);
+  for (const char* home : {"\\e[1~", "\\e[7~", "\\e[H"}) el_set(el, EL_BIND, home, "ed-move-to-beg", nullptr);
+  for (const char* end : {"\\e[4~", "\\e[8~", "\\e[F"}) el_set(el, EL_BIND, end, "ed-move-to-end", nullptr);
+  el_set(el, EL_BIND, "\\e[3~", "ed-delete-next-char", nullptr);
+  el_set(el, EL_BIND, "\\e[1;5C", "em-next-word", nullptr);
+  el_set(el, EL_BIND, "\\e[1;5D", "ed-prev-word", nullptr);
+  el_source(el, nullptr);  // ~/.editrc
 }
 
 LineEditor::~LineEditor() {
-  if (!history_path_.empty()) write_history(history_path_.c_str());
-  g_source = {};
-  g_pending = nullptr;
+  HistEvent ev;
+  if (!history_path_.empty()) history(editor_->history, &ev, H_SAVE, history_path_.c_str());
+  if (editor_->el) el_end(editor_->el);
+  history_end(editor_->history);
+  g_state = nullptr;
 }
 
 void LineEditor::SetCompletion(CompletionSource source, std::function<std::string()> pending) {
-  g_source = std::move(source);
-  g_pending = std::move(pending);
+  editor_->state.source = std::move(source);
+  editor_->state.pending = std::move(pending);
+}
+
+void LineEditor::SetHighlighter(std::function<std::string(std::string_view line)> highlight) {
+  highlight_ = std::move(highlight);
 }
 
 void LineEditor::AddHistory(const std::string& entry) {
   if (entry.empty()) return;
-  HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1) : nullptr;
-  if (last && last->line && entry == last->line) return;
-  add_history(entry.c_str());
+  HistEvent ev;
+  if (history(editor_->history, &ev, H_FIRST) == 0 && ev.str && entry == ev.str) return;  // the latest
+  history(editor_->history, &ev, H_ENTER, entry.c_str());
+}
+
+void LineEditor::Repaint() {
+  if (!highlight_ || !editor_->el) return;
+  const LineInfo* li = el_line(editor_->el);
+  const std::string line(li->buffer, li->lastchar);
+  FILE* out = stdout;
+  struct winsize ws {};
+  const int columns = ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+  const std::string& prompt = editor_->state.prompt;
+  if (line.find('\n') != std::string::npos || DisplayWidth(prompt) + DisplayWidth(line) >= columns) {
+    return;  // more than one row: libedit's plain drawing stays
+  }
+  const std::string coloured = highlight_(line);
+  if (coloured.empty()) return;
+  // From column 0 of the row, between a saved and a restored cursor (ESC 7 / ESC 8): the same
+  // characters as libedit drew, so its idea of the screen stays true.
+  const std::string text = "\x1b" "7\r" + prompt + coloured + "\x1b" "8";
+  std::fwrite(text.data(), 1, text.size(), out);
+  std::fflush(out);
 }
 
 LineEditor::Event LineEditor::ReadLine(const std::string& prompt, std::string* line) {
-  g_line_done = false;
-  g_line = nullptr;
-  rl_callback_handler_install(prompt.c_str(), OnLine);
-  const int in_fd = fileno(rl_instream ? rl_instream : stdin);
-  while (!g_line_done) {
+  EditLine* el = editor_->el;
+  if (!el) return Event::kEof;
+  editor_->state.prompt = prompt;
+  // One character per el_gets from here on; setting it draws the prompt and takes the terminal.
+  el_set(el, EL_UNBUFFERED, 1);
+  const char eof = EofChar();
+  for (;;) {
     fd_set fds;
     FD_ZERO(&fds);
-    FD_SET(in_fd, &fds);
-    int max_fd = in_fd;
+    FD_SET(STDIN_FILENO, &fds);
+    int max_fd = STDIN_FILENO;
     if (interrupt_fd_ >= 0) {
       FD_SET(interrupt_fd_, &fds);
-      if (interrupt_fd_ > max_fd) max_fd = interrupt_fd_;
+      max_fd = std::max(max_fd, interrupt_fd_);
     }
     int n = select(max_fd + 1, &fds, nullptr, nullptr, nullptr);
     if (n < 0) {
       if (errno == EINTR) continue;
-      rl_callback_handler_remove();
+      el_set(el, EL_UNBUFFERED, 0);
       return Event::kEof;
     }
     if (interrupt_fd_ >= 0 && FD_ISSET(interrupt_fd_, &fds)) {
       char buf[64];
       while (read(interrupt_fd_, buf, sizeof buf) == static_cast<ssize_t>(sizeof buf)) {
       }
-      // Echo ^C before removing the handler: restoring the terminal may emit a carriage return.
-      FILE* out = rl_outstream ? rl_outstream : stdout;
-      std::fputs("^C", out);
-      std::fflush(out);
-      rl_free_line_state();
-      rl_replace_line("", 0);
-      rl_callback_handler_remove();
-      std::fputc('\n', out);
-      std::fflush(out);
+      // Echo ^C before giving the terminal back: restoring it may emit a carriage return.
+      std::fputs("^C", stdout);
+      std::fflush(stdout);
+      const LineInfo* li = el_line(el);
+      el_cursor(el, static_cast<int>(li->lastchar - li->cursor));
+      el_deletestr(el, static_cast<int>(li->lastchar - li->buffer));
+      el_set(el, EL_UNBUFFERED, 0);
+      std::fputc('\n', stdout);
+      std::fflush(stdout);
       return Event::kInterrupted;
     }
-    if (FD_ISSET(in_fd, &fds)) rl_callback_read_char();
+    if (!FD_ISSET(STDIN_FILENO, &fds)) continue;
+    int count = 0;
+    const char* buf = el_gets(el, &count);
+    if (buf == nullptr) {  // end of input or a read error
+      el_set(el, EL_UNBUFFERED, 0);
+      std::fputc('\n', stdout);
+      return Event::kEof;
+    }
+    if (count == 1 && buf[0] == eof) {  // Ctrl-D on an empty line
+      el_set(el, EL_UNBUFFERED, 0);
+      std::fputc('\n', stdout);
+      return Event::kEof;
+    }
+    if (count > 0 && (buf[count - 1] == '\n' || buf[count - 1] == '\r')) {
+      line->assign(buf, static_cast<size_t>(count - 1));
+      el_set(el, EL_UNBUFFERED, 0);
+      return Event::kLine;
+    }
+    Repaint();
   }
-  if (g_line == nullptr) {
-    std::fputc('\n', rl_outstream ? rl_outstream : stdout);
-    return Event::kEof;
-  }
-  line->assign(g_line);
-  std::free(g_line);
-  g_line = nullptr;
-  return Event::kLine;
 }
 
 }  // namespace shoal::cli

@@ -16,6 +16,7 @@
 #include "cli/line_editor.h"
 #include "cli/scan_summary.h"
 #include "cli/sigint_router.h"
+#include "cli/syntax_highlighter.h"
 #include "expr/aggregate_functions.h"
 #include "expr/function_registry.h"
 #include "sql/functions/table_function.h"
@@ -337,6 +338,7 @@ bool Shell::RunDotCommand(std::string_view line, bool* exit) {
     case K::kMaxRows: layout_.max_rows = static_cast<int>(std::min<int64_t>(dc.number, 1 << 30)); return true;
     case K::kMaxWidth: max_width_ = static_cast<int>(std::min<int64_t>(dc.number, 1 << 20)); return true;
     case K::kPrint: Print(dc.text + "\n"); return true;
+    case K::kHighlight: highlight_ = dc.on; return true;
     case K::kProgress: {
       std::lock_guard<std::mutex> lock(progress_mu_);
       progress_on_ = dc.on;
@@ -400,6 +402,13 @@ int Shell::RunInteractive() {
   LineEditor editor(HistoryPath(), (*router)->idle_fd());
   StatementReader reader;
   editor.SetCompletion(MakeCompletionSource(), [&reader] { return reader.pending(); });
+  highlight_ = ColorWanted(terminal_.stdin_tty, terminal_.stdout_tty, std::getenv("TERM"), std::getenv("NO_COLOR"));
+  editor.SetHighlighter([this, &reader](std::string_view line) -> std::string {
+    if (!highlight_) return "";
+    std::string before = reader.pending();
+    if (!before.empty()) before.push_back('\n');
+    return HighlightSql(line, before);
+  });
   int status = 0;
   for (;;) {
     std::string line;

@@ -91,6 +91,7 @@ class Shell {
   bool bail_ = true;        // .bail; off in the interactive shell
   bool echo_ = false;       // .echo
   bool changes_ = false;    // .changes
+  bool highlight_ = false;  // .highlight; default: the terminal has colour (ColorWanted)
   FILE* output_ = nullptr;  // .output / .once file; null = terminal_.out
   bool output_once_ = false;
   DatabaseOptions db_options_;

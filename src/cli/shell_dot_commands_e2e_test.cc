@@ -28,10 +28,11 @@ class ShellDotCommands : public ::testing::Test {
     fs::create_directories(dir_.Join("wh"));
     fs::create_directories(dir_.Join("wh2"));
   }
-  // Runs shoal on the warehouse with `args`, `input` on stdin, from the test's directory.
-  Outcome Shoal(const std::string& input, const std::vector<std::string>& args = {}) {
+  // Runs shoal on the warehouse with `args`, `input` on stdin, from the test's directory, with
+  // the environment assignments `env` ("NAME=value ...") before the command.
+  Outcome Shoal(const std::string& input, const std::vector<std::string>& args = {}, const std::string& env = "") {
     std::ofstream(dir_.Join("stdin.txt"), std::ios::binary) << input;
-    std::string cmd = "cd " + testing::ShellQuote(dir_.path()) + " && " + testing::ShellQuote(binary_) + " " +
+    std::string cmd = "cd " + testing::ShellQuote(dir_.path()) + " && " + env + " " + testing::ShellQuote(binary_) + " " +
                       testing::ShellQuote(dir_.Join("wh"));
     for (const std::string& a : args) cmd += " " + testing::ShellQuote(a);
     cmd += " < " + testing::ShellQuote(dir_.Join("stdin.txt")) + " 2> " + testing::ShellQuote(dir_.Join("stderr.txt"));
@@ -149,14 +150,18 @@ TEST_F(ShellDotCommands, ReadmeListsWhatHelpPrints) {
 }
 
 // No escape sequence, carriage return or bell reaches a pipe: not from the progress bar, the
-// table renderer, errors or the line editor.
+// table renderer, errors, the line editor or syntax highlighting (not even with a colour TERM
+// and .highlight on).
 TEST_F(ShellDotCommands, PipedAndScriptOutputHasNoControlCharacters) {
   const std::string sql = std::string(kTable) + "SELECT count(*) FROM range(0, 3000000) a WHERE id % 3 = 1;\n"
                           "SELECT * FROM t ORDER BY id;\nSELECT nope;\n";
   std::ofstream(dir_.Join("script.sql")) << ".bail off\n" << sql;
   std::vector<Outcome> runs = {Shoal(".bail off\n" + sql), Shoal("", {"-f", dir_.Join("script.sql")}),
                                Shoal("", {"-c", "SELECT 1 AS a; SELECT nope"}),
-                               Shoal("", {"--summary", "-c", "SELECT * FROM t"})};
+                               Shoal("", {"--summary", "-c", "SELECT * FROM t"}),
+                               Shoal(".highlight on\n.bail off\n" + sql, {}, "TERM=xterm-256color"),
+                               Shoal("", {"-c", "SELECT 'x' AS s; SELECT nope"}, "TERM=xterm-256color"),
+                               Shoal("", {"-f", dir_.Join("script.sql")}, "TERM=xterm-256color COLORTERM=truecolor")};
   for (const Outcome& r : runs) {
     for (const std::string* s : {&r.out, &r.err}) {
       for (unsigned char c : *s) {

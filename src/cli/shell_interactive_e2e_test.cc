@@ -7,11 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
+#include "cli/syntax_highlighter.h"
 #include "support/testdata.h"
 
 namespace shoal::cli {
@@ -37,8 +40,13 @@ class ShellInteractive : public ::testing::Test {
  protected:
   void SetUp() override { Spawn(); }
 
-  // Starts the shell on the test's warehouse and home directory (again after an exit).
-  void Spawn() {
+  // Starts the shell on the test's warehouse and home directory (again after an exit, or
+  // replacing the running one), with TERM=`term` and NO_COLOR=`no_color` when not null.
+  void Spawn(const char* term = "dumb", const char* no_color = nullptr) {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
     std::string binary = testing::BinaryDir() + "/shoal";
     if (!fs::exists(binary)) FAIL() << "shoal binary not found at " << binary << " (build target shoal)";
     std::string home = dir_.Join("home");
@@ -56,7 +64,12 @@ class ShellInteractive : public ::testing::Test {
     ASSERT_GE(pid_, 0);
     if (pid_ == 0) {
       setenv("HOME", home.c_str(), 1);
-      setenv("TERM", "dumb", 1);
+      setenv("TERM", term, 1);
+      if (no_color) {
+        setenv("NO_COLOR", no_color, 1);
+      } else {
+        unsetenv("NO_COLOR");
+      }
       execl(binary.c_str(), binary.c_str(), wh.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
@@ -227,7 +240,8 @@ TEST_F(ShellInteractive, DotCommandsChangeOutputAndUnknownOnesSuggest) {
   EXPECT_EQ(WaitExit(), 1) << screen_;
 }
 
-// Ctrl-C stops a scan, a join build, a sort and an INSERT promptly; the INSERT commits nothing.
+// Ctrl-C stops a scan, a join build, a sort, an aggregation and an INSERT promptly (the median of
+// three attempts each); the INSERT commits nothing.
 TEST_F(ShellInteractive, CtrlCStopsRunningStatementsPromptlyAndCommitsNothing) {
   ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
   Type(".mode csv\r");
@@ -239,19 +253,27 @@ TEST_F(ShellInteractive, CtrlCStopsRunningStatementsPromptlyAndCommitsNothing) {
       // Both sides too large to build in the 0.8 s before Ctrl-C: it lands in the build.
       "SELECT count(*) FROM range(0, 5000000000) AS a JOIN range(0, 4000000000) AS b ON a.id = b.id;",
       "SELECT id FROM range(0, 5000000000) ORDER BY id DESC;",
+      "SELECT id % 1000003 AS k, count(*) FROM range(0, 5000000000) GROUP BY k;",
       "INSERT INTO t SELECT id FROM range(0, 5000000000) WHERE id % 3 = 0;",
   };
   for (const char* sql : statements) {
-    Type(std::string(sql) + "\r");
-    usleep(800 * 1000);
-    auto sent = std::chrono::steady_clock::now();
-    Type("\x03");
-    ASSERT_TRUE(WaitFor("InterruptException", 10000)) << sql << "\n" << screen_;
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent).count();
-    // The issue asks for 200 ms; the bound leaves room for a loaded shared machine.
-    EXPECT_LT(ms, 1000) << sql;
-    std::printf("Ctrl-C to InterruptException: %lld ms for %s\n", static_cast<long long>(ms), sql);
-    ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+    std::vector<long long> ms;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      Type(std::string(sql) + "\r");
+      usleep(800 * 1000);
+      auto sent = std::chrono::steady_clock::now();
+      Type("\x03");
+      ASSERT_TRUE(WaitFor("InterruptException", 10000)) << sql << "\n" << screen_;
+      ms.push_back(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent).count());
+      ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("Ctrl-C to InterruptException: %lld, %lld, %lld ms (median %lld) for %s\n", ms[0], ms[1], ms[2], ms[1],
+                sql);
+    // The issue asks for 200 ms: the medians measured on this machine are 10-180 ms
+    // (doc/execution.md, "Cancellation"); the bound leaves room for a 2-core machine shared
+    // with builds.
+    EXPECT_LE(ms[1], 300) << sql;
   }
   Type("SELECT count(*) AS n FROM t;\r");
   ASSERT_TRUE(WaitFor("n\r\n1\r\n")) << screen_;
@@ -284,6 +306,42 @@ TEST_F(ShellInteractive, ProgressBarAfterTheDelayIsGoneBeforeTheResult) {
   EXPECT_LT(bar, clear);
   EXPECT_LT(clear, table);
   EXPECT_EQ(screen_.find("%", table), std::string::npos) << "bar drawn after the result";
+  Type(".exit\r");
+  EXPECT_EQ(WaitExit(), 0) << screen_;
+}
+
+// On a terminal with colour, what is typed is coloured as it is typed; .highlight off and
+// NO_COLOR leave it plain.
+TEST_F(ShellInteractive, HighlightsSqlWhileTypingOnAColourTerminal) {
+  const std::string keyword = std::string(kKeywordColor) + "SELECT" + std::string(kResetColor);
+  const std::string string = std::string(kStringColor) + "'abc'" + std::string(kResetColor);
+  const std::string number = std::string(kNumberColor) + "42" + std::string(kResetColor);
+  Spawn("xterm-256color");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 'abc' AS s, 42");  // not yet run: coloured while on the line
+  ASSERT_TRUE(WaitFor(keyword + " " + string + " ")) << screen_;
+  ASSERT_TRUE(WaitFor(number)) << screen_;
+  Type(" AS n;\r");
+  ASSERT_TRUE(WaitFor("abc")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type(".highlight off\r");
+  // Repaints carry the prompt too: wait for a line only the shell prints, after which nothing
+  // of the coloured statement can still arrive.
+  Type(".print plain-from-here\r");
+  ASSERT_TRUE(WaitFor("\r\nplain-from-here\r\n")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  const size_t from = screen_.size();
+  Type("SELECT 'plain'");
+  ASSERT_TRUE(WaitFor("'plain'")) << screen_;
+  EXPECT_EQ(screen_.find(kKeywordColor, from), std::string::npos) << screen_.substr(from);
+  EXPECT_EQ(screen_.find(kStringColor, from), std::string::npos) << screen_.substr(from);
+
+  Spawn("xterm-256color", "1");
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  Type("SELECT 'no colour', 7;\r");
+  ASSERT_TRUE(WaitFor("no colour")) << screen_;
+  ASSERT_TRUE(WaitFor("shoal> ")) << screen_;
+  EXPECT_EQ(screen_.find(kKeywordColor), std::string::npos) << screen_;
   Type(".exit\r");
   EXPECT_EQ(WaitExit(), 0) << screen_;
 }

@@ -51,9 +51,14 @@ std::vector<ParsedCommit> ReadCommits(io::FileSystem& fs, const std::vector<LogF
   const bool remote = commits.size() > 1 && fs.IsRemote(commits[0].path);
   if (remote && options.threads <= 0) threads = static_cast<int>(std::min<size_t>(commits.size(), kRemoteInFlight));
   if (commits.size() < kMinParallelCommits && !remote) threads = 1;
+  std::atomic<int64_t> bytes_read{0};
+  auto read_one = [&](size_t i) {
+    ReadOne(fs, commits[i], options, &out[i]);
+    if (options.on_read) options.on_read(bytes_read.fetch_add(commits[i].size) + commits[i].size);
+  };
   if (threads <= 1) {
     for (size_t i = 0; i < commits.size(); ++i) {
-      ReadOne(fs, commits[i], options, &out[i]);
+      read_one(i);
       if (!out[i].status.ok()) break;  // later commits are never looked at
     }
     return out;
@@ -66,7 +71,7 @@ std::vector<ParsedCommit> ReadCommits(io::FileSystem& fs, const std::vector<LogF
       size_t begin = next.fetch_add(kChunk);
       if (begin >= commits.size()) return;
       size_t end = std::min(commits.size(), begin + kChunk);
-      for (size_t i = begin; i < end; ++i) ReadOne(fs, commits[i], options, &out[i]);
+      for (size_t i = begin; i < end; ++i) read_one(i);
     }
   };
   std::vector<std::thread> pool;

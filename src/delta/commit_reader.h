@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct CommitReadOptions {
   bool dom_only = false;
   // Keep the commitInfo of this version (ParsedCommit::commit_info).
   std::optional<int64_t> keep_commit_info_of;
+  // Called after each file is read and parsed with the total bytes read so far (from the
+  // reader threads, possibly at once). Default: none.
+  std::function<void(int64_t bytes_read)> on_read;
 };
 
 // Reads `commits` (ascending versions) and parses each; one ParsedCommit per file, in the same

@@ -436,6 +436,7 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegmentImpl(std::shared_pt
   read_options.threads = options.threads;
   read_options.dom_only = options.dom_json_parser;
   read_options.keep_commit_info_of = seg.version;
+
   // Log compaction files stand in for the runs of commits they cover.
   std::vector<LogFile> to_read;
   std::vector<bool> is_compaction;
@@ -453,6 +454,14 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegmentImpl(std::shared_pt
       to_read.push_back(f);
       is_compaction.push_back(false);
     }
+  }
+  // Progress in bytes of log files: the commits read, the checkpoint, the commits replayed.
+  int64_t commit_bytes = 0, checkpoint_bytes = 0;
+  for (const LogFile& f : to_read) commit_bytes += f.size;
+  for (const LogFile& f : seg.checkpoint_files) checkpoint_bytes += f.size;
+  const int64_t planned = std::max<int64_t>(1, 2 * commit_bytes + checkpoint_bytes);
+  if (options.progress) {
+    read_options.on_read = [&options, planned](int64_t bytes) { options.progress(bytes, planned); };
   }
   std::vector<ParsedCommit> commits = ReadCommits(*fs, to_read, read_options);
   bool commits_ok = true;
@@ -493,6 +502,8 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegmentImpl(std::shared_pt
   }
   replay.SetTouchedPaths(nullptr);
   touched.clear();
+  int64_t done = commit_bytes + checkpoint_bytes;
+  if (options.progress) options.progress(done, planned);
 
   // Commits in order.
   snap->commit_timestamps_.reserve(commits.size());
@@ -502,10 +513,13 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::LoadSegmentImpl(std::shared_pt
     if (is_compaction[i]) OrderCompactionActions(&c.actions);
     for (auto& a : c.actions) RETURN_NOT_OK(replay.Apply(std::move(a)));
     c.actions = {};
+    done += to_read[i].size;
+    if (options.progress && (i % 64 == 63 || i + 1 == commits.size())) options.progress(done, planned);
     if (is_compaction[i]) continue;  // no commitInfo, and no single commit's timestamp
     if (c.commit_info) snap->latest_commit_info_ = std::move(*c.commit_info);
     snap->commit_timestamps_.push_back({c.version, c.in_commit_timestamp.value_or(to_read[i].mtime_ms)});
   }
+  if (options.progress) options.progress(planned, planned);
 
   RETURN_NOT_OK(replay.Finish());
   if (options.check_protocol) RETURN_NOT_OK(CheckCanRead(snap->protocol_).WithContext(seg.table_root));

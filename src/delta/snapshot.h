@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -55,6 +56,11 @@ struct SnapshotOptions {
   // segment's skipped_checkpoint then holds the error); otherwise, or when false, the
   // checkpoint's Corruption error naming the file. Default true.
   bool checkpoint_fallback = true;
+  // Called as the load advances, with bytes of log files done of planned: commits and
+  // compaction files read, the checkpoint loaded, commits replayed (so planned counts the
+  // commits' bytes twice). From the loading thread and the commit readers, possibly at once;
+  // `done` is not always growing between threads (take the largest). Default: none.
+  std::function<void(int64_t done, int64_t planned)> progress;
 };
 
 class Snapshot {

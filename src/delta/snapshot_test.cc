@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <mutex>
 #include <random>
 
 #include "support/testdata.h"
@@ -359,6 +361,38 @@ TEST(LogReplay, LoadsTenThousandCommitsQuickly) {
   EXPECT_EQ((*s)->tombstones().size(), 9999u * 2);
   std::printf("loaded 10000 commits / %zu files in %.3f s\n", (*s)->files().size(), secs);
   EXPECT_LT(secs, 60.0 * testing::TimingScale());
+}
+
+// SnapshotOptions::progress: bytes of the log, the commits counted when read and again when
+// replayed; from several reader threads, each call within planned, the last planned of planned.
+TEST(LogReplay, LoadReportsProgressInLogBytes) {
+  Table t;
+  t.Commit(0, {P(), M()});
+  for (int64_t v = 1; v < 150; ++v) t.Commit(v, {Add("f" + std::to_string(v))});
+  int64_t bytes = 0;
+  for (const auto& e : std::filesystem::directory_iterator(LogDirOf(t.root()))) {
+    bytes += static_cast<int64_t>(e.file_size());
+  }
+  std::mutex mu;
+  std::vector<std::pair<int64_t, int64_t>> calls;
+  SnapshotOptions o;
+  o.threads = 4;
+  o.progress = [&](int64_t done, int64_t planned) {
+    std::lock_guard<std::mutex> lock(mu);
+    calls.emplace_back(done, planned);
+  };
+  auto snap = Snapshot::Load(io::LocalFileSystem(), t.root(), o);
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  ASSERT_GE(calls.size(), 150u);  // one per commit read, at least
+  EXPECT_EQ(calls.back(), std::make_pair(2 * bytes, 2 * bytes));
+  int64_t read_max = 0;
+  for (const auto& [done, planned] : calls) {
+    EXPECT_EQ(planned, 2 * bytes);
+    EXPECT_GE(done, 0);
+    EXPECT_LE(done, planned);
+    read_max = std::max(read_max, done);
+  }
+  EXPECT_EQ(read_max, 2 * bytes);
 }
 
 }  // namespace

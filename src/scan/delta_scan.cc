@@ -49,9 +49,9 @@ Result<FileTask> MakeFileTask(const std::string& table_root, const TableSchema& 
   return task;
 }
 
-Result<std::shared_ptr<const DeltaTable>> DeltaTable::Open(std::shared_ptr<io::FileSystem> fs,
-                                                           const std::string& root,
-                                                           const TimeTravel& at) {
+Result<std::shared_ptr<const DeltaTable>> DeltaTable::Open(
+    std::shared_ptr<io::FileSystem> fs, const std::string& root, const TimeTravel& at,
+    std::function<void(int64_t done, int64_t planned)> load_progress) {
   delta::SnapshotOptions opts;
   opts.readers = delta::DefaultCheckpointReaders();
   if (at.version) {
@@ -66,6 +66,7 @@ Result<std::shared_ptr<const DeltaTable>> DeltaTable::Open(std::shared_ptr<io::F
   }
   auto table = std::shared_ptr<DeltaTable>(new DeltaTable());
   table->fs_ = fs;
+  opts.progress = std::move(load_progress);
   ASSIGN_OR_RETURN(table->snapshot_, delta::Snapshot::Load(fs, root, opts));
   auto schema = BuildTableSchema(table->snapshot_->metadata());
   if (!schema.ok()) return schema.status().WithContext("table " + root);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,9 +56,10 @@ class DeltaTable {
  public:
   // Loads the snapshot at `at` (default: latest). Errors: a missing table, a version that does
   // not exist or whose log was cleaned up, unsupported reader features (NotSupported).
-  static Result<std::shared_ptr<const DeltaTable>> Open(std::shared_ptr<io::FileSystem> fs,
-                                                        const std::string& root,
-                                                        const TimeTravel& at = {});
+  // `load_progress` follows the snapshot's load (delta::SnapshotOptions::progress).
+  static Result<std::shared_ptr<const DeltaTable>> Open(
+      std::shared_ptr<io::FileSystem> fs, const std::string& root, const TimeTravel& at = {},
+      std::function<void(int64_t done, int64_t planned)> load_progress = {});
   // Wraps an already-loaded snapshot, e.g. one with a transaction's staged writes applied so a
   // statement reads its own transaction's writes.
   static Result<std::shared_ptr<const DeltaTable>> FromSnapshot(

@@ -123,8 +123,10 @@ Result<CheckpointInfo> WriteClassic(std::shared_ptr<io::FileSystem> fs, const de
     if (i == 0) out.path = path;
     out.size += files[i].rows();
     out.size_in_bytes += info.size;
+    if (options.progress) options.progress(std::min(out.size, total - 1), total);  // _last_checkpoint to go
   }
   RETURN_NOT_OK(WriteLastCheckpoint(*fs, log_dir, out, nullptr));
+  if (options.progress) options.progress(total, total);
   return out;
 }
 
@@ -168,6 +170,7 @@ Result<CheckpointInfo> WriteV2(std::shared_ptr<io::FileSystem> fs, const delta::
     out.sidecars.push_back(path);
     out.size += rows.rows();
     out.size_in_bytes += info.size;
+    if (options.progress) options.progress(out.size, total + 1);  // the top-level file to go
   }
 
   // The top-level file, written after every sidecar it names.
@@ -196,6 +199,7 @@ Result<CheckpointInfo> WriteV2(std::shared_ptr<io::FileSystem> fs, const delta::
     v2["sidecarFiles"] = std::move(files);
   }
   RETURN_NOT_OK(WriteLastCheckpoint(*fs, log_dir, out, &v2));
+  if (options.progress) options.progress(total + 1, total + 1);
   return out;
 }
 

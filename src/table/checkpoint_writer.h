@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,9 @@ struct CheckpointOptions {
   // Actions per Parquet file (multi-part parts, V2 sidecars); default: the table's
   // delta.checkpoint.partSize (1,000,000 when unset).
   std::optional<int64_t> part_size;
+  // Called as actions are written to the checkpoint's files: actions done of planned.
+  // Default: none.
+  std::function<void(int64_t done, int64_t planned)> progress;
 };
 
 struct CheckpointInfo {

@@ -73,7 +73,8 @@ class Reconciler {
 }  // namespace
 
 Result<LogCompactionInfo> WriteLogCompaction(std::shared_ptr<io::FileSystem> fs, const std::string& table_root,
-                                             std::optional<int64_t> start, std::optional<int64_t> end) {
+                                             std::optional<int64_t> start, std::optional<int64_t> end,
+                                             const std::function<void(int64_t done, int64_t planned)>& progress) {
   ASSIGN_OR_RETURN(delta::LogSegment seg, delta::BuildLogSegment(*fs, table_root));
   const int64_t from = start.value_or(seg.checkpoint_version ? *seg.checkpoint_version + 1 : 0);
   const int64_t to = end.value_or(seg.version);
@@ -96,7 +97,11 @@ Result<LogCompactionInfo> WriteLogCompaction(std::shared_ptr<io::FileSystem> fs,
                                      std::to_string(from + static_cast<int64_t>(i)) + " is not in the log");
     }
   }
-  std::vector<delta::ParsedCommit> parsed = delta::ReadCommits(*fs, commits);
+  delta::CommitReadOptions read_options;
+  int64_t planned = 1;  // the write
+  for (const delta::LogFile& f : commits) planned += f.size;
+  if (progress) read_options.on_read = [&progress, planned](int64_t bytes) { progress(bytes, planned); };
+  std::vector<delta::ParsedCommit> parsed = delta::ReadCommits(*fs, commits, read_options);
   Reconciler r;
   for (auto& c : parsed) {
     RETURN_NOT_OK(c.status);
@@ -110,6 +115,7 @@ Result<LogCompactionInfo> WriteLogCompaction(std::shared_ptr<io::FileSystem> fs,
   info.num_actions = static_cast<int64_t>(actions.size());
   Status st = fs->PutIfAbsent(info.path, delta::SerializeCommit(actions));
   if (!st.ok() && !io::IsAlreadyExists(st)) return st;
+  if (progress) progress(planned, planned);
   return info;
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,8 +29,12 @@ struct LogCompactionInfo {
 // Compacts commits [start, end] of the table; default range: from the latest checkpoint's next
 // version (or 0) to the latest version. InvalidArgument when the range holds fewer than two
 // commits or a commit is missing; an existing file for the range is kept and reported.
+// `progress` (when set) is called with the commits' bytes read of planned (their total plus one
+// for the write), possibly from several reader threads at once, and with planned of planned once
+// the file is written.
 Result<LogCompactionInfo> WriteLogCompaction(std::shared_ptr<io::FileSystem> fs, const std::string& table_root,
                                              std::optional<int64_t> start = std::nullopt,
-                                             std::optional<int64_t> end = std::nullopt);
+                                             std::optional<int64_t> end = std::nullopt,
+                                             const std::function<void(int64_t done, int64_t planned)>& progress = {});
 
 }  // namespace shoal::table

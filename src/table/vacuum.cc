@@ -21,9 +21,9 @@ int64_t SystemNowMs() {
 class Vacuumer {
  public:
   Vacuumer(io::FileSystem& fs, std::string root, int64_t cutoff_ms, bool dry_run,
-           std::vector<std::string> partition_columns)
+           std::vector<std::string> partition_columns, std::function<void(int64_t, int64_t)> progress)
       : fs_(fs), root_(std::move(root)), cutoff_(cutoff_ms), dry_run_(dry_run),
-        partition_columns_(std::move(partition_columns)) {}
+        partition_columns_(std::move(partition_columns)), progress_(std::move(progress)) {}
 
   // Marks a file path from the log as referenced; paths that do not resolve inside the table
   // are ignored (they cannot be listed under the root either).
@@ -45,7 +45,11 @@ class Vacuumer {
   Status Walk(const std::string& dir, bool at_root, bool* empty, VacuumResult* result) {
     ASSIGN_OR_RETURN(auto entries, fs_.List(dir));
     size_t remaining = entries.size();
+    const int64_t planned = static_cast<int64_t>(entries.size());
+    int64_t done = 0;
     for (const auto& e : entries) {
+      // At the root: one step of the progress per entry (a partition directory walked whole).
+      if (at_root && progress_) progress_(done++, planned);
       std::string path = io::JoinPath(dir, e.name);
       if (at_root && e.name == "_delta_log") {
         RETURN_NOT_OK(CleanLogTemps(path, result));
@@ -81,6 +85,7 @@ class Vacuumer {
       --remaining;
     }
     *empty = remaining == 0;
+    if (at_root && progress_) progress_(planned, planned);
     return Status::OK();
   }
 
@@ -124,6 +129,7 @@ class Vacuumer {
   int64_t cutoff_;
   bool dry_run_;
   std::vector<std::string> partition_columns_;
+  std::function<void(int64_t, int64_t)> progress_;
   std::unordered_set<std::string> keep_;
 };
 
@@ -156,7 +162,7 @@ Result<VacuumResult> Vacuum(std::shared_ptr<io::FileSystem> fs, const delta::Sna
     ASSIGN_OR_RETURN(root, delta::NormalizePathNoDotDot(root));
   }
 
-  Vacuumer v(*fs, root, now - retention, options.dry_run, snapshot.metadata().partition_columns);
+  Vacuumer v(*fs, root, now - retention, options.dry_run, snapshot.metadata().partition_columns, options.progress);
   for (const auto& add : snapshot.files()) {
     v.KeepLogPath(add.path);
     v.KeepDv(add.deletion_vector);

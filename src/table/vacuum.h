@@ -35,6 +35,9 @@ struct VacuumOptions {
   bool dry_run = false;
   // Wall clock in ms since the epoch; default the system clock (tests inject one).
   std::function<int64_t()> clock_ms;
+  // Called as the walk advances: entries of the table's top directory done of planned (a
+  // partition directory is one entry, walked whole). Default: none.
+  std::function<void(int64_t done, int64_t planned)> progress;
 };
 
 struct VacuumResult {

@@ -33,6 +33,11 @@ using SubqueryRunner = std::function<Result<std::vector<columnar::BatchPtr>>(Log
 // Maps a parsed type name to a columnar type (BinderException for unknown names).
 Result<columnar::TypePtr> BindTypeName(const TypeName& type);
 
+// `error` pointing at byte `position` of the statement text (Status::error_offset) when it is a
+// binder or catalog error that points nowhere yet; any other error unchanged. The binder calls it
+// as errors leave an expression or table reference, so the innermost node that failed is named.
+Status PointAt(const Status& error, size_t position);
+
 // A column visible to expressions: its qualifier (table alias), name and input position.
 struct ScopeColumn {
   std::string table;
@@ -135,7 +140,8 @@ class Binder {
   Result<int64_t> BindLimitValue(const ParsedExpression& e, const char* what);
 
   // --- FROM (binder_from.cc)
-  Result<LogicalPtr> BindTableRef(const TableRef& ref, Scope* scope);  // then its TABLESAMPLE
+  Result<LogicalPtr> BindTableRef(const TableRef& ref, Scope* scope);  // errors PointAt ref
+  Result<LogicalPtr> BindTableRefSampled(const TableRef& ref, Scope* scope);  // then its TABLESAMPLE
   Result<LogicalPtr> BindTableRefUnsampled(const TableRef& ref, Scope* scope);
   Result<LogicalPtr> BindJoin(const JoinRef& join, Scope* scope);
   Result<LogicalPtr> BindTableFunction(const TableFunctionRef& ref, Scope* scope);
@@ -164,7 +170,8 @@ class Binder {
                                  std::shared_ptr<SubqueryInfo>* info);
 
   // --- expressions (binder_expression.cc)
-  Result<expr::ExprPtr> BindExpr(const ParsedExpression& e, ExprContext& ctx);
+  Result<expr::ExprPtr> BindExpr(const ParsedExpression& e, ExprContext& ctx);  // errors PointAt e
+  Result<expr::ExprPtr> BindExprOrGroup(const ParsedExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindExprInner(const ParsedExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindColumnRef(const ColumnRefExpression& e, ExprContext& ctx);
   Result<expr::ExprPtr> BindFunction(const FunctionExpression& e, ExprContext& ctx);

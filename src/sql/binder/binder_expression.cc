@@ -498,16 +498,33 @@ Result<expr::ExprPtr> Binder::BindFunction(const FunctionExpression& e, ExprCont
 Result<expr::ExprPtr> Binder::BindBinary(const BinaryExpression& e, ExprContext& ctx) {
   ASSIGN_OR_RETURN(expr::ExprPtr l, BindExpr(*e.left, ctx));
   ASSIGN_OR_RETURN(expr::ExprPtr r, BindExpr(*e.right, ctx));
-  switch (e.op) {
-    case BinaryOp::kAnd: return expr::And({l, r});
-    case BinaryOp::kOr: return expr::Or({l, r});
-    case BinaryOp::kDistinctFrom: return expr::IsDistinctFrom(l, r, false);
-    case BinaryOp::kNotDistinctFrom: return expr::IsDistinctFrom(l, r, true);
-    default: return expr::Call(BinaryOpSql(e.op), {l, r});
+  Result<expr::ExprPtr> bound = [&]() -> Result<expr::ExprPtr> {
+    switch (e.op) {
+      case BinaryOp::kAnd: return expr::And({l, r});
+      case BinaryOp::kOr: return expr::Or({l, r});
+      case BinaryOp::kDistinctFrom: return expr::IsDistinctFrom(l, r, false);
+      case BinaryOp::kNotDistinctFrom: return expr::IsDistinctFrom(l, r, true);
+      default: return expr::Call(BinaryOpSql(e.op), {l, r});
+    }
+  }();
+  if (!bound.ok()) return PointAt(bound.status(), e.op_position);
+  return bound;
+}
+
+Status PointAt(const Status& error, size_t position) {
+  if (error.error_offset() || (error.code() != StatusCode::kBinder && error.code() != StatusCode::kCatalog)) {
+    return error;
   }
+  return error.WithErrorOffset(static_cast<int64_t>(position));
 }
 
 Result<expr::ExprPtr> Binder::BindExpr(const ParsedExpression& e, ExprContext& ctx) {
+  auto bound = BindExprOrGroup(e, ctx);
+  if (!bound.ok()) return PointAt(bound.status(), e.position);
+  return bound;
+}
+
+Result<expr::ExprPtr> Binder::BindExprOrGroup(const ParsedExpression& e, ExprContext& ctx) {
   if (ctx.agg && !ctx.agg->groups.empty() && e.kind != ExprKind::kConstant &&
       e.kind != ExprKind::kSubquery && e.kind != ExprKind::kExists &&
       !(e.kind == ExprKind::kIn && e.As<InExpression>().subquery) && !ContainsAggregate(e)) {

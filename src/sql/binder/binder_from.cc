@@ -107,6 +107,12 @@ const CommonTableExpr* Binder::FindCte(const std::string& name) const {
 }
 
 Result<LogicalPtr> Binder::BindTableRef(const TableRef& ref, Scope* scope) {
+  auto bound = BindTableRefSampled(ref, scope);
+  if (!bound.ok()) return PointAt(bound.status(), ref.position);
+  return bound;
+}
+
+Result<LogicalPtr> Binder::BindTableRefSampled(const TableRef& ref, Scope* scope) {
   ASSIGN_OR_RETURN(LogicalPtr plan, BindTableRefUnsampled(ref, scope));
   if (!ref.sample) return plan;
   const TableSample& sample = *ref.sample;

@@ -20,7 +20,7 @@ Result<LogicalPtr> Binder::BindView(const ViewDefinition& view) {
     return Status::Binder(what + ": views nested more than " + std::to_string(kMaxViewNesting) + " deep");
   }
   auto parsed = ParseStatement(view.sql);
-  if (!parsed.ok()) return parsed.status().WithContext(what);
+  if (!parsed.ok()) return WithoutErrorOffset(parsed.status().WithContext(what));
   StatementPtr statement = std::move(parsed).value();
   if (statement->kind != StatementKind::kSelect) {
     return Status::Corruption(what + ": the stored text is not a query");
@@ -45,7 +45,7 @@ Result<LogicalPtr> Binder::BindView(const ViewDefinition& view) {
   working_tables_ = std::move(saved_working);
   frames_ = std::move(saved_frames);
   active_frames_ = saved_active_frames;
-  if (!plan.ok()) return plan.status().WithContext(what);
+  if (!plan.ok()) return WithoutErrorOffset(plan.status().WithContext(what));
   LogicalPtr p = std::move(plan).value();
   if (p->columns.size() != view.columns.size()) {
     return Status::Binder(what + ": its query now returns " + std::to_string(p->columns.size()) +

@@ -88,7 +88,7 @@ Result<std::shared_ptr<const TableSource>> Catalog::ResolveTable(const TableName
   if (!exists.ok() || !*exists) {
     return Status::Catalog("Table with name " + name.ToString() + " does not exist!");
   }
-  auto table = scan::DeltaTable::Open(fs_, root, at);
+  auto table = scan::DeltaTable::Open(fs_, root, at, load_progress_);
   if (!table.ok()) return table.status().WithContext("table " + name.ToString());
   return std::shared_ptr<const TableSource>(std::make_shared<DeltaTableSource>(*table, name.ToString(), fs_));
 }

@@ -44,6 +44,9 @@ class Catalog {
   // They take precedence over stored views and tables, as in Spark.
   using TempViewHook = std::function<std::optional<ViewDefinition>(const std::string& lower_name)>;
   void set_temp_view_hook(TempViewHook hook) { temp_view_hook_ = std::move(hook); }
+  // Follows the log loads of the tables ResolveTable opens (DeltaTable::Open's load_progress).
+  using LoadProgress = std::function<void(int64_t done, int64_t planned)>;
+  void set_load_progress(LoadProgress progress) { load_progress_ = std::move(progress); }
   // The registered relation a one-part name refers to, or nullptr.
   std::shared_ptr<const TableSource> FindRelation(const TableName& name) const;
 
@@ -71,6 +74,7 @@ class Catalog {
   LatestTableHook latest_hook_;
   RelationHook relation_hook_;
   TempViewHook temp_view_hook_;
+  LoadProgress load_progress_;
 };
 
 // The time travel target from its evaluated value: VERSION takes an integer; TIMESTAMP a

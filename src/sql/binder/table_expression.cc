@@ -26,8 +26,9 @@ class SchemaOnlySource final : public TableSource {
 
 Result<expr::ExprPtr> BindTableExpression(const std::string& sql, const columnar::Schema& schema) {
   // Validate that the text is exactly one expression before embedding it in a query.
-  RETURN_NOT_OK(ParseExpression(sql).status());
-  ASSIGN_OR_RETURN(StatementPtr stmt, ParseStatement("SELECT (" + sql + ") FROM __shoal_table_columns"));
+  RETURN_NOT_OK(WithoutErrorOffset(ParseExpression(sql).status()));
+  ASSIGN_OR_RETURN(StatementPtr stmt,
+                   WithoutErrorOffset(ParseStatement("SELECT (" + sql + ") FROM __shoal_table_columns")));
   if (stmt->kind != StatementKind::kSelect) return Status::InvalidArgument("not an expression: " + sql);
   auto source = std::make_shared<const SchemaOnlySource>(schema);
   Catalog catalog(nullptr, "");
@@ -38,7 +39,7 @@ Result<expr::ExprPtr> BindTableExpression(const std::string& sql, const columnar
     return Status::NotSupported("subqueries are not supported in table expressions");
   });
   binder.set_catalog(&catalog);
-  ASSIGN_OR_RETURN(LogicalPtr plan, binder.BindQuery(*stmt->As<SelectStatement>().query));
+  ASSIGN_OR_RETURN(LogicalPtr plan, WithoutErrorOffset(binder.BindQuery(*stmt->As<SelectStatement>().query)));
   if (plan->kind != LogicalKind::kProject || plan->exprs.size() != 1 || plan->children.size() != 1 ||
       plan->children[0]->kind != LogicalKind::kGet) {
     return Status::InvalidArgument("not a scalar expression over the table's columns: " + sql);

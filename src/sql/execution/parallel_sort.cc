@@ -10,14 +10,38 @@ namespace shoal::sql {
 namespace {
 // Below this many rows one thread sorts everything.
 constexpr int64_t kParallelSortRows = 1 << 16;
+// Larger inputs take the runs path even on one worker, so the sort hears Ctrl-C.
+constexpr int64_t kSerialSortRows = int64_t{1} << 20;
 constexpr int kRangesPerWorker = 8;
 constexpr int kSamplesPerRange = 32;
+// A run is sorted in chunks of this many rows, then merged pairwise.
+constexpr int64_t kChunkRows = int64_t{1} << 16;
+
+// Stable-sorts [first, last) by `less` as sorted chunks merged pairwise (a merge sort, as
+// std::stable_sort), checking for an interrupt between steps: one std::stable_sort call over
+// millions of rows would not hear Ctrl-C for a second or more.
+template <typename Less>
+Status SortRun(const ExecContext& ctx, std::vector<uint32_t>::iterator first, std::vector<uint32_t>::iterator last,
+               Less less) {
+  const int64_t n = last - first;
+  for (int64_t s = 0; s < n; s += kChunkRows) {
+    RETURN_NOT_OK(ctx.CheckInterrupt());
+    std::stable_sort(first + s, first + std::min(n, s + kChunkRows), less);
+  }
+  for (int64_t width = kChunkRows; width < n; width *= 2) {
+    for (int64_t s = 0; s + width < n; s += 2 * width) {
+      RETURN_NOT_OK(ctx.CheckInterrupt());
+      std::inplace_merge(first + s, first + s + width, first + std::min(n, s + 2 * width), less);
+    }
+  }
+  return Status::OK();
+}
 }  // namespace
 
 Result<std::vector<uint32_t>> ParallelSortIndices(ExecContext& ctx, const std::vector<const columnar::Vector*>& keys,
                                                   const std::vector<SortSpec>& specs, int64_t n) {
   const int workers = TaskWorkers(ctx, n / kParallelSortRows);
-  if (workers == 1) return SortIndices(keys, specs, n);
+  if (workers == 1 && n < kSerialSortRows) return SortIndices(keys, specs, n);
   RowComparator cmp(keys, specs);
   auto less = [&](uint32_t a, uint32_t b) {
     int c = cmp.Compare(a, b);
@@ -31,9 +55,8 @@ Result<std::vector<uint32_t>> ParallelSortIndices(ExecContext& ctx, const std::v
   for (int r = 0; r <= runs; ++r) run_start[r] = n * r / runs;
   RETURN_NOT_OK(RunTasks(ctx, runs, [&](int64_t r, int) {
     // A merge sort: fewer comparisons than introsort, and stable, so ties keep row order.
-    std::stable_sort(idx.begin() + run_start[r], idx.begin() + run_start[r + 1],
-                     [&](uint32_t a, uint32_t b) { return cmp.Compare(a, b) < 0; });
-    return Status::OK();
+    return SortRun(ctx, idx.begin() + run_start[r], idx.begin() + run_start[r + 1],
+                   [&](uint32_t a, uint32_t b) { return cmp.Compare(a, b) < 0; });
   }));
   // 2. Splitters: evenly spaced samples of every run, sorted, every (samples / ranges)-th.
   const int ranges = workers * kRangesPerWorker;

@@ -1,5 +1,6 @@
 // ParallelSortIndices: the stable sort permutation of ORDER BY keys computed by all threads:
-// the rows are cut into one contiguous run per worker, each run is sorted by its own task,
+// the rows are cut into one contiguous run per worker, each run is sorted by its own task (in
+// chunks merged pairwise, hearing Ctrl-C between them),
 // and the runs are merged k-way in parallel: splitter rows sampled from the sorted runs cut
 // every run (by binary search) into aligned pieces, and each piece set is merged by one task
 // into its place in the output. Ties are broken by row index, so the result equals

@@ -282,9 +282,6 @@ Status PhysicalHashAggregate::MergeGroups(Table* part, Table& src, const std::ve
 }
 
 Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
-  int bits = 1;
-  while (bits < 6 && (1 << bits) < 2 * ctx.threads) ++bits;
-  const int parts = 1 << bits;
   const size_t nt = locals_.size();
   // Each local table's groups by partition (top hash bits), ascending within a partition.
   std::vector<std::vector<std::vector<uint32_t>>> groups_of(nt);
@@ -293,6 +290,13 @@ Status PhysicalHashAggregate::FinalizePartitioned(ExecContext& ctx) {
     local_bytes += t->MemoryBytes();
     groups += t->groups();
   }
+  // Two partitions per thread at least, and no more than kGroupsPerPartition groups in one: a
+  // partition is one task, and Ctrl-C is heard between tasks.
+  constexpr int64_t kGroupsPerPartition = int64_t{1} << 18;
+  int bits = 1;
+  while (bits < 6 && (1 << bits) < 2 * ctx.threads) ++bits;
+  while (bits < 10 && (int64_t{1} << bits) * kGroupsPerPartition < groups) ++bits;
+  const int parts = 1 << bits;
   // The group lists: one id per group, and up to twice that while a list grows.
   RETURN_NOT_OK(memory_.Resize(local_bytes + groups * static_cast<int64_t>(2 * sizeof(uint32_t))));
   RETURN_NOT_OK(RunTasks(ctx, static_cast<int64_t>(nt), [&](int64_t t, int) -> Status {

@@ -38,6 +38,13 @@ int StatementProgress::AddPhase(double weight, std::string what) {
   return static_cast<int>(phases_.size()) - 1;
 }
 
+int StatementProgress::AddOpeningPhase(double weight, std::string what) {
+  const int id = AddPhase(weight, std::move(what));
+  std::lock_guard<std::mutex> lock(mu_);
+  phases_[static_cast<size_t>(id)].opening = true;
+  return id;
+}
+
 void StatementProgress::SetSource(int id, const SourceState* source) {
   std::lock_guard<std::mutex> lock(mu_);
   if (id < 0 || id >= static_cast<int>(phases_.size())) return;
@@ -62,10 +69,11 @@ void StatementProgress::CompletePhase(int id) {
 }
 
 double StatementProgress::FractionLocked(std::string* what) {
-  double total = 0, done = 0;
+  double total = 0, done = 0;            // the plan's phases
+  double open_total = 0, open_done = 0;  // opening phases
   bool named = false;
   for (const Phase& p : phases_) {
-    total += p.weight;
+    (p.opening ? open_total : total) += p.weight;
     double f = 0;
     if (p.complete) {
       f = 1;
@@ -79,9 +87,13 @@ double StatementProgress::FractionLocked(std::string* what) {
       *what = p.what;
       named = true;
     }
-    done += p.weight * f;
+    (p.opening ? open_done : done) += p.weight * f;
   }
   double fraction = total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0;
+  if (open_total > 0) {
+    const double opening = std::clamp(open_done / open_total, 0.0, 1.0);
+    fraction = kOpeningShare * opening + (total > 0 ? (1 - kOpeningShare) * fraction : 0);
+  }
   max_fraction_ = std::max(max_fraction_, fraction);
   return max_fraction_;
 }
@@ -122,6 +134,13 @@ void StatementProgress::ReportLoop() {
     }
     lock.lock();
   }
+}
+
+std::function<void(int64_t done, int64_t planned)> PhaseReporter(std::shared_ptr<StatementProgress> progress, int id) {
+  return [progress = std::move(progress), id](int64_t done, int64_t planned) {
+    progress->SetWork(id, done, planned);
+    if (done >= planned) progress->CompletePhase(id);
+  };
 }
 
 }  // namespace shoal::sql

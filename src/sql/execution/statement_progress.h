@@ -6,7 +6,9 @@
 // never reported lower than before. A reporter thread polls it every `interval` and calls the
 // callback when it grew (99% at most); 1.0 is reported once, when the statement's last run
 // ends (ReportIfComplete, or the destructor: the end of the statement's context). The workers
-// only add to relaxed atomic counters of their sources.
+// only add to relaxed atomic counters of their sources. Opening phases (loading a table's log,
+// before any plan exists) take a fixed kOpeningShare of the fraction, so a long log load moves
+// it without a plan's phases to weigh it against.
 //
 // Thread-safety: every method may be called from any thread; the callback runs on the reporter
 // thread or on the thread calling Finish, one call at a time.
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -39,6 +42,11 @@ class StatementProgress {
 
   // A new phase of relative `weight` (> 0) named `what`; returns its id.
   int AddPhase(double weight, std::string what);
+  // A new opening phase (weighted among the opening phases only), measured by SetWork.
+  int AddOpeningPhase(double weight, std::string what);
+  // The share of the fraction the opening phases take together when other phases exist; alone
+  // they reach it, and 1.0 at the statement's end.
+  static constexpr double kOpeningShare = 0.2;
   // The source whose progress() measures phase `id` while it runs; nullptr when it is done
   // (then its source part counts as complete). The source must outlive its registration.
   void SetSource(int id, const SourceState* source);
@@ -60,6 +68,7 @@ class StatementProgress {
     WorkProgress work;  // SetWork's, when there is no source
     bool source_done = false;
     bool complete = false;
+    bool opening = false;
   };
   // Fraction and the name of the first incomplete phase; mu_ held.
   double FractionLocked(std::string* what);
@@ -76,5 +85,9 @@ class StatementProgress {
   std::mutex report_mu_;       // serializes callback calls
   std::thread reporter_;
 };
+
+// A (done, planned) callback for work measured outside the executor (a table-layer operation's
+// progress option): SetWork on phase `id` of `progress`, CompletePhase once done reaches planned.
+std::function<void(int64_t done, int64_t planned)> PhaseReporter(std::shared_ptr<StatementProgress> progress, int id);
 
 }  // namespace shoal::sql

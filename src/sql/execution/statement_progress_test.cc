@@ -56,6 +56,48 @@ TEST(StatementProgress, WeightsPhasesAndHoldsSourcePartsBelowCompletion) {
   EXPECT_DOUBLE_EQ(p.Fraction(), 1.0);
 }
 
+// Loading a table's log comes before any plan: it alone moves the fraction up to the opening
+// share, and the plan's phases share the rest.
+TEST(StatementProgress, OpeningPhasesTakeAFixedShareBeforeThePlan) {
+  Calls calls;
+  StatementProgress p(calls.Callback(), 1h);
+  const double share = StatementProgress::kOpeningShare;
+  int load = p.AddOpeningPhase(1000, "loading log");
+  p.SetWork(load, 500, 1000);
+  EXPECT_DOUBLE_EQ(p.Fraction(), share * 0.9 * 0.5);
+  p.CompletePhase(load);
+  EXPECT_DOUBLE_EQ(p.Fraction(), share);
+  // A second table's load weighs by its own size among the opening phases.
+  int other = p.AddOpeningPhase(3000, "loading log");
+  EXPECT_DOUBLE_EQ(p.Fraction(), share);  // held: 0.25 * share now
+  p.SetWork(other, 3000, 3000);
+  p.CompletePhase(other);
+  EXPECT_DOUBLE_EQ(p.Fraction(), share);
+  int scan = p.AddPhase(1e6, "TableScan");
+  EXPECT_DOUBLE_EQ(p.Fraction(), share);
+  FakeSource src;
+  src.planned = 100;
+  src.done = 50;
+  p.SetSource(scan, &src);
+  EXPECT_DOUBLE_EQ(p.Fraction(), share + (1 - share) * 0.9 * 0.5);
+  p.CompletePhase(scan);
+  EXPECT_DOUBLE_EQ(p.Fraction(), 1.0);
+}
+
+// PhaseReporter: a table-layer callback that completes the phase when done reaches planned.
+TEST(StatementProgress, PhaseReporterCompletesAtPlanned) {
+  Calls calls;
+  auto p = std::make_shared<StatementProgress>(calls.Callback(), 1h);
+  auto report = PhaseReporter(p, p->AddPhase(1, "VACUUM"));
+  report(1, 4);
+  EXPECT_DOUBLE_EQ(p->Fraction(), 0.9 * 0.25);
+  report(4, 4);
+  EXPECT_DOUBLE_EQ(p->Fraction(), 1.0);
+  p->ReportIfComplete();
+  ASSERT_FALSE(calls.fractions.empty());
+  EXPECT_DOUBLE_EQ(calls.fractions.back(), 1.0);
+}
+
 TEST(StatementProgress, NeverReportsLessThanBefore) {
   Calls calls;
   StatementProgress p(calls.Callback(), 1h);

@@ -231,8 +231,9 @@ enum class BinaryOp : uint8_t {
 const char* BinaryOpSql(BinaryOp op);
 
 struct BinaryExpression : ParsedExpression {
-  explicit BinaryExpression(size_t pos) : ParsedExpression(ExprKind::kBinary, pos) {}
+  explicit BinaryExpression(size_t pos) : ParsedExpression(ExprKind::kBinary, pos), op_position(pos) {}
   BinaryOp op = BinaryOp::kAnd;
+  size_t op_position;  // byte offset of the operator's first token (where type errors point)
   ExprPtr left;
   ExprPtr right;
 };

@@ -76,7 +76,8 @@ class Lexer {
  private:
   Status Error(std::string_view what, size_t offset, size_t length) const {
     return Status::Parser(std::string(what) + " at or near " + Snippet(text_, offset, length) +
-                          FormatPosition(text_, offset));
+                          FormatPosition(text_, offset))
+        .WithErrorOffset(static_cast<int64_t>(offset));
   }
 
   Status SkipSpaceAndComments() {

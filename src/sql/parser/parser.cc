@@ -155,7 +155,7 @@ Status Parser::ErrorAt(const Token& token, std::string_view what) const {
     message.append(TokenSnippet(text_, token));
   }
   message.append(FormatPosition(text_, token.offset));
-  return Status::Parser(std::move(message));
+  return Status::Parser(std::move(message)).WithErrorOffset(static_cast<int64_t>(token.offset));
 }
 
 Status Parser::ErrorAtOffset(size_t offset, std::string_view what) const {

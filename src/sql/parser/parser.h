@@ -28,6 +28,16 @@ Result<ExprPtr> ParseExpression(std::string_view text);
 // Parses one type name, e.g. "DECIMAL(10, 2)" or "ARRAY<STRUCT<a: INT>>".
 Result<TypeName> ParseTypeName(std::string_view text);
 
+// `r` with its error pointing nowhere (Status::error_offset): for errors about SQL text other
+// than the caller's — a view's stored text, an expression from a table's metadata, SQL the
+// engine built — whose offsets would point into that other text.
+inline Status WithoutErrorOffset(const Status& s) { return s.WithErrorOffset(std::nullopt); }
+template <typename T>
+Result<T> WithoutErrorOffset(Result<T> r) {
+  if (r.ok()) return r;
+  return WithoutErrorOffset(r.status());
+}
+
 // Holds the tokens and position of one parse.
 // Thread-safety: not thread-safe; one parse per instance.
 class Parser {

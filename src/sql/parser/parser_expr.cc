@@ -123,6 +123,7 @@ Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
   const Token& t = Advance();
   if (t.type == TokenType::kOperator || t.IsKeyword("OR") || t.IsKeyword("AND") || t.IsKeyword("DIV")) {
     auto bin = Make<BinaryExpression>(pos);
+    bin->op_position = t.offset;
     const std::string& op = t.text;
     if (t.IsKeyword("OR")) bin->op = BinaryOp::kOr;
     else if (t.IsKeyword("AND")) bin->op = BinaryOp::kAnd;
@@ -169,6 +170,7 @@ Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
     if (AcceptKeyword("DISTINCT")) {
       RETURN_NOT_OK(ExpectKeyword("FROM"));
       auto bin = Make<BinaryExpression>(pos);
+      bin->op_position = t.offset;
       bin->op = negated ? BinaryOp::kNotDistinctFrom : BinaryOp::kDistinctFrom;
       bin->left = std::move(left);
       ASSIGN_OR_RETURN(bin->right, ParseExpr(precedence + 1));
@@ -177,6 +179,7 @@ Result<ExprPtr> Parser::ParseInfix(ExprPtr left, int precedence) {
     if (PeekKeyword("TRUE") || PeekKeyword("FALSE")) {
       // x IS [NOT] TRUE is x IS [NOT] DISTINCT FROM TRUE with the NOT flipped: same semantics.
       auto bin = Make<BinaryExpression>(pos);
+      bin->op_position = t.offset;
       bin->op = negated ? BinaryOp::kDistinctFrom : BinaryOp::kNotDistinctFrom;
       bin->left = std::move(left);
       ASSIGN_OR_RETURN(bin->right, ParsePrimary());

@@ -240,7 +240,9 @@ Result<QueryResult> Session::RunCopy(const Statement& s) {
     ctx.pool = nullptr;
   }
   columnar::SchemaPtr schema;
-  ASSIGN_OR_RETURN(PhysicalPtr plan, PlanQuery(*query, ctx, &schema));
+  Result<PhysicalPtr> planned = PlanQuery(*query, ctx, &schema);
+  if (table_query) planned = WithoutErrorOffset(std::move(planned));  // the SELECT was built here
+  ASSIGN_OR_RETURN(PhysicalPtr plan, std::move(planned));
   ASSIGN_OR_RETURN(auto writer, OpenCopyWriter(db_->fs, c.file, *schema, options));
   auto sink = std::make_unique<CopySink>(std::move(writer));
   CopySink* copy = sink.get();

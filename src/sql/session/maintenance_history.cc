@@ -71,7 +71,7 @@ columnar::Value StringList(const std::vector<std::string>& items) {
 
 Result<QueryResult> Session::RunDescribeHistory(const Statement& s) {
   const auto& d = s.As<DescribeStatement>();
-  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, d.name));
+  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, d.name, LoadProgress()));
   if (d.limit && *d.limit < 0) return Status::InvalidArgument("DESCRIBE HISTORY LIMIT must not be negative");
   std::string log_dir = io::JoinPath(latest->snapshot()->table_root(), "_delta_log");
   ASSIGN_OR_RETURN(auto entries, db_->fs->List(log_dir));
@@ -120,7 +120,7 @@ Result<QueryResult> Session::RunDescribeHistory(const Statement& s) {
 
 Result<QueryResult> Session::RunDescribeDetail(const Statement& s) {
   const auto& d = s.As<DescribeStatement>();
-  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, d.name));
+  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, d.name, LoadProgress()));
   const delta::Snapshot& snap = *latest->snapshot();
   const delta::Metadata& meta = snap.metadata();
   const delta::Protocol& protocol = snap.protocol();

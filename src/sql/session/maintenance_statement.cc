@@ -12,7 +12,7 @@ namespace {
 Result<columnar::Value> FirstValue(Session& session, const std::string& sql) {
   ASSIGN_OR_RETURN(StatementPtr statement, ParseStatement(sql));
   if (statement->kind != StatementKind::kSelect) return Status::Internal("probe query is not a SELECT: " + sql);
-  ASSIGN_OR_RETURN(QueryResult r, session.RunSelect(*statement));
+  ASSIGN_OR_RETURN(QueryResult r, WithoutErrorOffset(session.RunSelect(*statement)));
   if (r.num_rows() != 1 || r.num_columns() != 1 || r.batches().empty()) {
     return Status::Internal("probe query did not return one value: " + sql);
   }
@@ -24,11 +24,13 @@ Result<columnar::Value> FirstValue(Session& session, const std::string& sql) {
 
 }  // namespace
 
-Result<std::shared_ptr<const scan::DeltaTable>> OpenMaintenanceTable(const Database::Impl& db, const TableName& name) {
+Result<std::shared_ptr<const scan::DeltaTable>> OpenMaintenanceTable(
+    const Database::Impl& db, const TableName& name,
+    const std::function<void(int64_t done, int64_t planned)>& load_progress) {
   ASSIGN_OR_RETURN(std::string root, Catalog(db.fs, db.dir).TableRoot(name));
   auto exists = db.fs->Exists(io::JoinPath(root, "_delta_log"));
   if (!exists.ok() || !*exists) return Status::Catalog("Table with name " + name.ToString() + " does not exist!");
-  auto table = scan::DeltaTable::Open(db.fs, root);
+  auto table = scan::DeltaTable::Open(db.fs, root, {}, load_progress);
   if (!table.ok()) return table.status().WithContext("table " + name.ToString());
   return *table;
 }

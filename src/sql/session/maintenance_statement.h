@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,8 +20,10 @@ namespace shoal::sql {
 class Session;
 
 // The latest version of the table `name` refers to; Catalog error "Table with name X does not
-// exist!" when it has no _delta_log.
-Result<std::shared_ptr<const scan::DeltaTable>> OpenMaintenanceTable(const Database::Impl& db, const TableName& name);
+// exist!" when it has no _delta_log. `load_progress` follows the log's load (Session::LoadProgress).
+Result<std::shared_ptr<const scan::DeltaTable>> OpenMaintenanceTable(
+    const Database::Impl& db, const TableName& name,
+    const std::function<void(int64_t done, int64_t planned)>& load_progress = {});
 
 // Runs `sql` (one SELECT returning one BIGINT) on the session and returns the value.
 Result<int64_t> CountRows(Session& session, const std::string& sql);

@@ -172,7 +172,7 @@ Status CheckAllBound(const sql::Statement& s) {
 }
 
 // A type or conversion error of a statement with parameters is reported as InvalidArgument
-// listing the bound values, so a value of the wrong type is named.
+// listing the bound values, so a value of the wrong type is named (pointing where it pointed).
 Status AsParameterError(const sql::Statement& s, const Status& st) {
   if (!s.parameters || s.parameters->values.empty()) return st;
   if (st.code() != StatusCode::kBinder && st.code() != StatusCode::kConversion) return st;
@@ -183,7 +183,8 @@ Status AsParameterError(const sql::Statement& s, const Status& st) {
     c.text = s.parameters->values[i]->text;
     values += (i ? ", $" : "$") + std::to_string(i + 1) + " = " + c.ToString();
   }
-  return Status::InvalidArgument("with the bound parameters (" + values + "): " + st.message());
+  return Status::InvalidArgument("with the bound parameters (" + values + "): " + st.message())
+      .WithErrorOffset(st.error_offset());
 }
 
 }  // namespace

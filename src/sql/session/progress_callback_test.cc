@@ -1,6 +1,7 @@
 // DatabaseOptions::progress: every statement kind that runs a plan (SELECT with scans, joins,
-// aggregates and sorts, CTAS, INSERT, COPY, UPDATE, DELETE, MERGE) and OPTIMIZE report a
-// monotone fraction that ends at 1.0; SET enable_progress_bar = false silences it.
+// aggregates and sorts, CTAS, INSERT, COPY, UPDATE, DELETE, MERGE), OPTIMIZE, VACUUM,
+// OPTIMIZE ... COMPACT LOG and the statements that only open a table's log report a monotone
+// fraction that ends at 1.0; SET enable_progress_bar = false silences it.
 #include <gtest/gtest.h>
 
 #include <mutex>
@@ -80,6 +81,18 @@ TEST_F(ProgressCallbackTest, WritesReportMonotoneFractionsEndingAtOne) {
   ExpectMonotoneToOne("MERGE INTO u USING (SELECT * FROM t WHERE id < 100) AS s ON u.id = s.id "
                       "WHEN MATCHED THEN UPDATE SET k = s.k WHEN NOT MATCHED THEN INSERT *");
   ExpectMonotoneToOne("OPTIMIZE t");
+}
+
+TEST_F(ProgressCallbackTest, MaintenanceAndLogLoadsReportMonotoneFractionsEndingAtOne) {
+  Ok("SET shoal.vacuum.retentionCheck = false");
+  ExpectMonotoneToOne("VACUUM t RETAIN 0 HOURS DRY RUN");
+  ExpectMonotoneToOne("VACUUM t RETAIN 0 HOURS");
+  ExpectMonotoneToOne("OPTIMIZE t COMPACT LOG");
+  // Statements whose work is the log's load: the opening phase alone.
+  ExpectMonotoneToOne("DESCRIBE HISTORY t");
+  for (int i = 0; i < 70; ++i) Ok("INSERT INTO t VALUES (" + std::to_string(i) + ", 1)");
+  ExpectMonotoneToOne("SELECT count(*) FROM t");
+  ExpectMonotoneToOne("DESCRIBE DETAIL t");
 }
 
 TEST_F(ProgressCallbackTest, DisabledBySetting) {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <chrono>
 #include <map>
+#include <mutex>
 
 #include "sql/binder/binder.h"
 #include "sql/binder/catalog.h"
@@ -105,7 +106,9 @@ Result<QueryResult> Session::Run(const Statement& statement) {
   if (failed_ && !txn_statement) {
     return Status::Transaction("current transaction is aborted, commands ignored until end of transaction block");
   }
+  progress_.reset();
   auto r = (this->*(it->second))(statement);
+  progress_.reset();
   DropUsedRelations();
   // Reads speculated for this statement's lookups and never asked for are not the next one's.
   db_->fs->DropSpeculation();
@@ -154,7 +157,31 @@ void Session::InitContext(ExecContext* ctx) const {
 std::shared_ptr<StatementProgress> Session::NewProgress() const {
   auto enabled = Setting("enable_progress_bar");
   if (!db_->options.progress || (enabled && *enabled == "false")) return nullptr;
-  return std::make_shared<StatementProgress>(db_->options.progress);
+  if (!progress_) progress_ = std::make_shared<StatementProgress>(db_->options.progress);
+  return progress_;
+}
+
+std::function<void(int64_t done, int64_t planned)> Session::LoadProgress() const {
+  std::shared_ptr<StatementProgress> progress = NewProgress();
+  if (!progress) return {};
+  // The phase is added at the first report, when the log's size (its weight) is known; reports
+  // come from the commit readers too.
+  struct Load {
+    std::mutex mu;
+    std::function<void(int64_t, int64_t)> report;  // guarded by mu until set
+  };
+  auto load = std::make_shared<Load>();
+  return [progress, load](int64_t done, int64_t planned) {
+    std::function<void(int64_t, int64_t)>* report = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(load->mu);
+      if (!load->report) {
+        load->report = PhaseReporter(progress, progress->AddOpeningPhase(static_cast<double>(planned), "loading log"));
+      }
+      report = &load->report;
+    }
+    (*report)(done, planned);
+  };
 }
 
 Result<PhysicalPtr> Session::PlanQuery(const QueryNode& query, ExecContext& ctx, columnar::SchemaPtr* schema) {
@@ -183,12 +210,14 @@ Result<Session::OpenedQuery> Session::OpenSelect(const Statement& statement) {
   expr::ScopedTimeZone zone_scope(time_zone());
   OpenedQuery q;
   q.ctx = std::make_unique<ExecContext>();
+  progress_.reset();
   InitContext(q.ctx.get());
   auto opened = [&]() -> Status {
     ASSIGN_OR_RETURN(q.plan, PlanQuery(*statement.As<SelectStatement>().query, *q.ctx, &q.schema));
     ASSIGN_OR_RETURN(q.stream, PlanStream::Open(q.ctx.get(), q.plan.get()));
     return Status::OK();
   }();
+  progress_.reset();  // the stream's context holds it until the end
   DropUsedRelations();
   if (!opened.ok()) {
     if (in_transaction_ && !failed_) failed_ = opened;

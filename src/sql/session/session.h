@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -114,9 +115,13 @@ class Session {
   void RegisterRelation(const std::string& name, std::shared_ptr<const TableSource> source);
   // True between BEGIN and COMMIT / ROLLBACK / PREPARE TRANSACTION.
   bool in_transaction() const { return in_transaction_; }
-  // A progress tracker for one statement when DatabaseOptions::progress is set and
-  // enable_progress_bar is not false; null otherwise.
+  // The running statement's progress tracker when DatabaseOptions::progress is set and
+  // enable_progress_bar is not false (made by the statement's first call, shared by all its
+  // contexts: one monotone fraction per statement); null otherwise.
   std::shared_ptr<StatementProgress> NewProgress() const;
+  // Reports the load of a table's log (DeltaTable::Open's load_progress) as an opening phase of
+  // the statement's progress; empty without a tracker.
+  std::function<void(int64_t done, int64_t planned)> LoadProgress() const;
 
  private:
   // Binds, optimizes and plans a query, running its subqueries on `ctx`.
@@ -162,6 +167,9 @@ class Session {
   std::map<std::string, std::string> settings_;
   bool in_transaction_ = false;
   std::optional<Status> failed_;  // the error that failed the explicit transaction
+  // The running statement's tracker (NewProgress); dropped when the statement ends, so the
+  // tracker reports 1.0 as the statement's last context lets go of it.
+  mutable std::shared_ptr<StatementProgress> progress_;
   std::map<std::string, std::unique_ptr<TableTransaction>> txns_;  // explicit, by table root
   std::vector<StatementWrite> writes_;                             // the current statement's
   std::map<std::string, std::shared_ptr<const TableSource>> registered_;  // RegisterRelation's, by lower-case name

@@ -283,7 +283,7 @@ Result<QueryResult> Session::RunDescribe(const Statement& s) {
     ExecContext ctx;
     InitContext(&ctx);
     columnar::SchemaPtr view_schema;
-    RETURN_NOT_OK(PlanQuery(*select->As<SelectStatement>().query, ctx, &view_schema).status());
+    RETURN_NOT_OK(WithoutErrorOffset(PlanQuery(*select->As<SelectStatement>().query, ctx, &view_schema).status()));
     for (const auto& f : view_schema->fields) row(f.name, SparkTypeName(*f.type), std::nullopt);
     if (d.extended) {
       row("", "", "");

@@ -16,6 +16,7 @@
 #include "sql/write/generated_columns.h"
 #include "sql/write/identity_columns.h"
 #include "sql/session/query_result_impl.h"
+#include "sql/parser/parser.h"
 #include "sql/session/session.h"
 #include "sql/binder/table_expression.h"
 #include "sql/write/table_write_sink.h"
@@ -196,8 +197,9 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
     if (!groups.empty()) {
       int64_t rows = 0;
       for (size_t g = 0; g < groups.size(); ++g) {
-        ASSIGN_OR_RETURN(int64_t n, WriteQueryInto(write, write->txn->metadata(), *groups[g], named_columns,
-                                                   replace_where, overwrite && g == 0));
+        // The groups are re-parsed from the cells' text: their offsets are not the caller's.
+        ASSIGN_OR_RETURN(int64_t n, WithoutErrorOffset(WriteQueryInto(write, write->txn->metadata(), *groups[g],
+                                                                      named_columns, replace_where, overwrite && g == 0)));
         rows += n;
       }
       return rows;
@@ -207,7 +209,9 @@ Result<int64_t> Session::WriteQueryInto(TableWrite* write, const delta::Metadata
     q = rewritten.get();
   }
   columnar::SchemaPtr qschema;
-  ASSIGN_OR_RETURN(PhysicalPtr plan, PlanQuery(*q, ctx, &qschema));
+  Result<PhysicalPtr> planned = PlanQuery(*q, ctx, &qschema);
+  if (rewritten) planned = WithoutErrorOffset(std::move(planned));  // cells re-parsed from their text
+  ASSIGN_OR_RETURN(PhysicalPtr plan, std::move(planned));
 
   // Which query column feeds which table column.
   std::vector<int> source(ncols, -1);

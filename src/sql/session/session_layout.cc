@@ -28,7 +28,7 @@ std::string Num(double v) {
 
 Result<QueryResult> Session::RunDescribeLayout(const Statement& s) {
   const auto& d = s.As<DescribeStatement>();
-  ASSIGN_OR_RETURN(auto table, OpenMaintenanceTable(*db_, d.name));
+  ASSIGN_OR_RETURN(auto table, OpenMaintenanceTable(*db_, d.name, LoadProgress()));
   ASSIGN_OR_RETURN(table::LayoutReport r, table::EvaluateLayout(db_->fs, *table->snapshot(), *table->schema()));
   ResultRows rows;
   rows.AddColumn("property", columnar::String());

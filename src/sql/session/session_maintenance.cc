@@ -12,6 +12,7 @@
 #include "sql/session/maintenance_result.h"
 #include "sql/session/maintenance_statement.h"
 #include "sql/parser/parser.h"
+#include "sql/execution/statement_progress.h"
 #include "sql/session/session.h"
 #include "table/alter_schema.h"
 #include "table/column_default_alter.h"
@@ -126,7 +127,7 @@ Result<table::AlterResult> ComputeAlter(const AlterTableStatement& a, const delt
 Result<QueryResult> Session::RunAlterTable(const Statement& s) {
   const auto& a = s.As<AlterTableStatement>();
   std::string name = a.table.ToString();
-  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, a.table));
+  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, a.table, LoadProgress()));
   const auto& snap = *latest->snapshot();
   if (a.action == Action::kDropPrimaryKey && a.if_exists) {
     std::map<std::string, std::string> configuration(snap.metadata().configuration.begin(),
@@ -176,7 +177,7 @@ Result<QueryResult> Session::RunAlterTable(const Statement& s) {
 
 Result<QueryResult> Session::RunVacuum(const Statement& s) {
   const auto& v = s.As<VacuumStatement>();
-  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, v.table));
+  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, v.table, LoadProgress()));
   table::VacuumOptions options;
   options.dry_run = v.dry_run;
   if (v.retain_hours) {
@@ -194,6 +195,8 @@ Result<QueryResult> Session::RunVacuum(const Statement& s) {
   if (auto check = Setting("shoal.vacuum.retentioncheck")) {
     options.retention_check = !(*check == "false" || *check == "0" || *check == "off");
   }
+  std::shared_ptr<StatementProgress> progress = NewProgress();
+  if (progress) options.progress = PhaseReporter(progress, progress->AddPhase(1, "VACUUM"));
   ASSIGN_OR_RETURN(table::VacuumResult r, table::Vacuum(db_->fs, *latest->snapshot(), options));
   ResultRows rows;
   rows.AddColumn("path", columnar::String());
@@ -203,7 +206,7 @@ Result<QueryResult> Session::RunVacuum(const Statement& s) {
 
 Result<QueryResult> Session::RunRestore(const Statement& s) {
   const auto& r = s.As<RestoreStatement>();
-  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, r.table));
+  ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, r.table, LoadProgress()));
   ASSIGN_OR_RETURN(columnar::Value target_value, EvaluateConstant(*this, *r.target.value));
   ASSIGN_OR_RETURN(scan::TimeTravel at, EvaluateTimeTravel(r.target.kind, target_value));
   if (at.version && *at.version > latest->snapshot()->version()) {

@@ -94,9 +94,12 @@ Result<QueryResult> Session::RunOptimize(const Statement& st) {
     if (in_transaction()) {
       return Status::NotSupported("OPTIMIZE ... COMPACT LOG inside a transaction: it writes no commit");
     }
-    ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, s.table));
-    ASSIGN_OR_RETURN(table::LogCompactionInfo info,
-                     table::WriteLogCompaction(db_->fs, latest->snapshot()->table_root(), s.log_from, s.log_to));
+    ASSIGN_OR_RETURN(auto latest, OpenMaintenanceTable(*db_, s.table, LoadProgress()));
+    std::shared_ptr<StatementProgress> progress = NewProgress();
+    std::function<void(int64_t, int64_t)> report;
+    if (progress) report = PhaseReporter(progress, progress->AddPhase(1, "COMPACT LOG"));
+    ASSIGN_OR_RETURN(table::LogCompactionInfo info, table::WriteLogCompaction(db_->fs, latest->snapshot()->table_root(),
+                                                                               s.log_from, s.log_to, report));
     ResultRows rows;
     rows.AddColumn("path", columnar::String());
     rows.AddColumn("start_version", columnar::Int64());

@@ -66,6 +66,7 @@ Catalog Session::MakeCatalog() {
     if (it == temp_views_.end()) return std::nullopt;
     return it->second;
   });
+  catalog.set_load_progress(LoadProgress());
   return catalog;
 }
 
@@ -100,7 +101,7 @@ Result<TableTransaction*> Session::TableTransactionFor(const std::string& displa
   auto tt = std::make_unique<TableTransaction>();
   tt->root = root;
   tt->display_name = display_name;
-  auto table = scan::DeltaTable::Open(db_->fs, root);
+  auto table = scan::DeltaTable::Open(db_->fs, root, {}, LoadProgress());
   if (!table.ok()) return table.status().WithContext("table " + display_name);
   tt->base = *table;
   ASSIGN_OR_RETURN(std::optional<delta::Txn> app, AppTransactionSetting());
@@ -175,7 +176,7 @@ Result<TableWrite*> Session::BeginTableWrite(const TableName& name, const std::s
     ASSIGN_OR_RETURN(w->table, TransactionView(tt));
     app = tt->txn->write_set().app_txn;
   } else {
-    auto table = scan::DeltaTable::Open(db_->fs, root);
+    auto table = scan::DeltaTable::Open(db_->fs, root, {}, LoadProgress());
     if (!table.ok()) return table.status().WithContext("table " + w->display_name);
     w->table = *table;
     ASSIGN_OR_RETURN(sw.own_txn, txn::Transaction::Begin(db_->fs, root, w->table->snapshot(),

@@ -54,7 +54,7 @@ Result<ColumnDefaults> ColumnDefaults::Evaluate(const delta::Metadata& metadata,
   return out;
 }
 
-Result<ExprPtr> ColumnDefaults::ParsedOf(size_t c) const { return ParseExpression(SqlOf(c)); }
+Result<ExprPtr> ColumnDefaults::ParsedOf(size_t c) const { return WithoutErrorOffset(ParseExpression(SqlOf(c))); }
 
 Status ValidateDefaultExpression(const std::string& sql, const columnar::Field& field) {
   return EvaluateConstant(sql, field, 0).status();

@@ -40,7 +40,8 @@ Result<LogicalPtr> DmlBinder::BindSelectText(const std::string& sql) {
     return Executor(ctx).Run(phys.get());
   });
   binder.set_catalog(catalog_);
-  return binder.BindQuery(*st->As<SelectStatement>().query);
+  // The text is built from the statement's parts: its offsets are not the caller's.
+  return WithoutErrorOffset(binder.BindQuery(*st->As<SelectStatement>().query));
 }
 
 Status DmlBinder::BindOnTable(const TableName& table, const std::string& alias,
@@ -89,7 +90,7 @@ Result<table::ConstraintCheck> DmlBinder::BindChecks(const TableName& table, con
   std::vector<ExprPtr> parsed;
   for (const auto& [key, value] : metadata.configuration) {
     if (key.compare(0, kPrefix.size(), kPrefix) != 0) continue;
-    ASSIGN_OR_RETURN(ExprPtr e, ParseExpression(value));
+    ASSIGN_OR_RETURN(ExprPtr e, WithoutErrorOffset(ParseExpression(value)));
     names.push_back(key.substr(kPrefix.size()));
     parsed.push_back(std::move(e));
   }
