@@ -11,7 +11,6 @@
 // (outcome unknown; default 3). A failing run writes its history to $SHOAL_HISTORY_DIR (default:
 // the build dir)/history-<level>.txt.
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <atomic>
 #include <chrono>
@@ -30,13 +29,13 @@
 #include "support/history_worker.h"
 #include "support/s3_test_server.h"
 #include "support/shell_session.h"
+#include "support/shell_warehouse_fixture.h"
 #include "support/testdata.h"
 #include "table/protocol_validator.h"
 
 namespace shoal::cli {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::History;
 using testing::HistoryOp;
 using testing::HistoryKnobs;
@@ -45,26 +44,8 @@ using testing::HistoryWorker;
 using testing::ShellSession;
 using testing::StatementResult;
 
-class HistoryE2E : public ::testing::Test {
+class HistoryE2E : public testing::ShellWarehouseTest {
  protected:
-  void SetUp() override {
-    binary_ = testing::BinaryDir() + "/shoal";
-    if (!fs::exists(binary_))
-      FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
-    warehouse_ = dir_.Join("wh");
-    fs::create_directories(warehouse_);
-    signal(SIGPIPE, SIG_IGN);
-  }
-  void TearDown() override {
-    if (on_s3_) (void)fs_->DeleteRecursive(warehouse_);
-  }
-  // The warehouse on the local S3 server instead (the shells find it through AWS_*).
-  void UseS3(const testing::S3TestServer& server) {
-    server.ExportToEnvironment();
-    warehouse_ = server.UniquePath("history");
-    fs_ = std::make_shared<io::S3FileSystem>(server.Options());
-    on_s3_ = true;
-  }
   const std::string& Warehouse() const { return warehouse_; }
 
   // Runs `sql` in a fresh shell; returns its JSON rows (failing the test on an error).
@@ -76,12 +57,6 @@ class HistoryE2E : public ::testing::Test {
   }
 
   void RunHistory(const std::string& isolation);
-
-  testing::TempDir dir_;
-  std::string binary_;
-  std::string warehouse_;
-  std::shared_ptr<io::FileSystem> fs_ = io::LocalFileSystem();
-  bool on_s3_ = false;
 };
 
 void HistoryE2E::RunHistory(const std::string& isolation) {
@@ -196,13 +171,13 @@ TEST_F(HistoryE2E, SerializableHistoryHasNoAnomaly) { RunHistory("Serializable")
 // mid-transaction leaves no torn log entry and loses no acknowledged commit there either.
 TEST_F(HistoryE2E, WriteSerializableHistoryOnS3HasNoAnomaly) {
   SHOAL_REQUIRE_S3(server);
-  UseS3(server);
+  UseS3(server, "history");
   RunHistory("WriteSerializable");
 }
 
 TEST_F(HistoryE2E, SerializableHistoryOnS3HasNoAnomaly) {
   SHOAL_REQUIRE_S3(server);
-  UseS3(server);
+  UseS3(server, "history");
   RunHistory("Serializable");
 }
 

@@ -15,7 +15,6 @@
 // `make test` runs it for 20 s (10 s with 4 writers and 2 readers under sanitizers);
 // `make soak` (part of `make reliability`) for 10 minutes.
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <atomic>
@@ -37,6 +36,7 @@
 #include "support/history_worker.h"
 #include "support/s3_test_server.h"
 #include "support/shell_session.h"
+#include "support/shell_warehouse_fixture.h"
 #include "support/testdata.h"
 #include "table/protocol_validator.h"
 
@@ -225,36 +225,14 @@ class Reader {
   int64_t peak_rss_kb_ = 0;
 };
 
-class SoakE2E : public ::testing::Test {
+class SoakE2E : public testing::ShellWarehouseTest {
  protected:
-  void SetUp() override {
-    binary_ = testing::BinaryDir() + "/shoal";
-    if (!fs::exists(binary_)) FAIL() << "shoal binary not found at " << binary_ << " (build target shoal)";
-    warehouse_ = dir_.Join("wh");
-    fs::create_directories(warehouse_);
-    signal(SIGPIPE, SIG_IGN);
-  }
-  void TearDown() override {
-    if (on_s3_) (void)fs_->DeleteRecursive(warehouse_);
-  }
-  void UseS3(const testing::S3TestServer& server) {
-    server.ExportToEnvironment();
-    warehouse_ = server.UniquePath("soak");
-    fs_ = std::make_shared<io::S3FileSystem>(server.Options());
-    on_s3_ = true;
-  }
   std::vector<nlohmann::json> Sql(ShellSession& s, const std::string& sql) {
     StatementResult r = s.Exec(sql, kTimeoutMs);
     EXPECT_EQ(r.status, StatementResult::Status::kOk) << sql << ": " << r.error;
     return r.rows;
   }
   void RunSoak();
-
-  testing::TempDir dir_;
-  std::string binary_;
-  std::string warehouse_;
-  std::shared_ptr<io::FileSystem> fs_ = io::LocalFileSystem();
-  bool on_s3_ = false;
 };
 
 void SoakE2E::RunSoak() {
@@ -435,7 +413,7 @@ TEST_F(SoakE2E, MixedLoad) { RunSoak(); }
 
 TEST_F(SoakE2E, MixedLoadOnS3) {
   SHOAL_REQUIRE_S3(server);
-  UseS3(server);
+  UseS3(server, "soak");
   RunSoak();
 }
 
