@@ -113,7 +113,9 @@ LineEditor::LineEditor(std::string history_path, int interrupt_fd)
   el_set(el, EL_EDITOR, "emacs");
   el_set(el, EL_PROMPT, Prompt);
   el_set(el, EL_HIST, history, editor_->history);
-  el_set(el, EL_ADDFN, "shoal-complete", "complete SQL, names and paths", CompleteKey);
+  // The wide call: the narrow EL_ADDFN copies name and help with wcsdup and never frees them
+  // (LeakSanitizer reports it); libedit keeps these static strings' addresses instead.
+  el_wset(el, EL_ADDFN, L"shoal-complete", L"complete SQL, names and paths", CompleteKey);
   el_set(el, EL_BIND, "^I", "shoal-complete", nullptr);
   // readline's keys that emacs mode lacks: incremental search, Home / End / Delete, word moves.
   el_set(el, EL_BIND, "^R", "em-inc-search-prev", nullptr);
