@@ -1,11 +1,21 @@
 # The Python module `shoal` (python/): pybind11 over the in-tree engine, for Debian's
 # /usr/bin/python3 (another python3 may come first on PATH). Built by default when pybind11 is
-# found, except in sanitizer builds (an instrumented extension needs a preloaded runtime).
+# found, also in the clang ASan+UBSan build: there the extension carries the instrumentation and
+# its tests run Python with the shared ASan runtime preloaded (LD_PRELOAD; doc/reliability.md).
+# Not under TSan (an uninstrumented interpreter calling in makes its reports noise).
 #
 # Output: the package directory build/python/shoal/ for the release build (the Makefile's
 # `make python`), <build dir>/python/shoal/ for other builds; PYTHONPATH=<that>/.. imports it.
 set(shoal_python_default OFF)
-if(NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN AND NOT SHOAL_FUZZ AND EXISTS /usr/bin/python3)
+set(shoal_python_asan_runtime "")
+if(SHOAL_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libclang_rt.asan-x86_64.so
+                  OUTPUT_VARIABLE shoal_python_asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT EXISTS "${shoal_python_asan_runtime}")
+    set(shoal_python_asan_runtime "")
+  endif()
+endif()
+if(NOT SHOAL_TSAN AND (NOT SHOAL_SANITIZE OR shoal_python_asan_runtime) AND EXISTS /usr/bin/python3)
   set(Python_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "Python for the shoal module")
   set(PYBIND11_FINDPYTHON ON)
   find_package(Python 3.11 COMPONENTS Interpreter Development.Module QUIET)
@@ -54,17 +64,25 @@ if(SHOAL_PYTHON AND shoal_python_srcs)
 endif()
 
 # python/tests/test_*.py, one CTest test per file. They run whether or not the module was
-# built: without it they skip, or fail when CI=true (python/tests/conftest.py).
-if(EXISTS /usr/bin/python3 AND NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN)
+# built: without it they skip, or fail when CI=true (python/tests/conftest.py). In the ASan build
+# the interpreter gets the runtime preloaded, leak checks off (CPython frees little at exit) and
+# the plain allocator (PYTHONMALLOC=malloc), so ASan sees every object's memory.
+set(shoal_python_test_env "PYTHONPATH=${SHOAL_PYTHON_DIR};SHOAL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PYTHONDONTWRITEBYTECODE=1;TZ=UTC")
+if(SHOAL_SANITIZE AND shoal_python_asan_runtime)
+  list(APPEND shoal_python_test_env "LD_PRELOAD=${shoal_python_asan_runtime}" "PYTHONMALLOC=malloc" "SHOAL_SANITIZED=1"
+       "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+endif()
+if(EXISTS /usr/bin/python3 AND NOT SHOAL_TSAN AND (NOT SHOAL_SANITIZE OR shoal_python_asan_runtime))
   file(GLOB shoal_python_tests CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/tests/test_*.py)
   foreach(t ${shoal_python_tests})
     get_filename_component(n ${t} NAME_WE)
     add_test(NAME python/${n}
              COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider ${t}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/python/tests)
-    set_tests_properties(python/${n} PROPERTIES LABELS unit TIMEOUT 600
-                         ENVIRONMENT "PYTHONPATH=${SHOAL_PYTHON_DIR};SHOAL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PYTHONDONTWRITEBYTECODE=1;TZ=UTC")
+    set_tests_properties(python/${n} PROPERTIES LABELS unit TIMEOUT 600 ENVIRONMENT "${shoal_python_test_env}")
   endforeach()
+endif()
+if(EXISTS /usr/bin/python3 AND NOT SHOAL_SANITIZE AND NOT SHOAL_TSAN)
   # The differential SQL fuzzer against DuckDB (test/differential/sqlfuzz/README.md), a fixed
   # small set of seeds; exit 77 (skipped) without the module or DuckDB, a failure under CI=true.
   add_test(NAME differential/sqlfuzz

@@ -1,6 +1,7 @@
 """fetchnumpy of a 10-million-row BIGINT result: copied from the column buffers into one
 int64 array, with no Python object per row; prints the rate (doc/python.md records it)."""
 
+import os
 import sys
 import time
 
@@ -26,4 +27,6 @@ def test_fetchnumpy_ten_million_int64_without_python_objects(con):
     assert blocks_after - blocks_before < 1000
     rate = ROWS / seconds / 1e6
     print("\nfetchnumpy: %d BIGINT values in %.3f s = %.0f M values/s" % (ROWS, seconds, rate))
-    assert rate > MIN_M_VALUES_PER_S, "fetchnumpy rate %.1f M values/s" % rate
+    # Under ASan (SHOAL_SANITIZED, the sanitizer job) every copy is checked: only the shape above holds.
+    if not os.environ.get("SHOAL_SANITIZED"):
+        assert rate > MIN_M_VALUES_PER_S, "fetchnumpy rate %.1f M values/s" % rate

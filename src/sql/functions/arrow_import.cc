@@ -71,15 +71,30 @@ Status NeedChildren(const ArrowSchema& s, const ArrowArray& a) {
   return Status::OK();
 }
 
+// Values times `mul` (or floor-divided by `div`); a value whose product leaves int64 (seconds or
+// milliseconds of a timestamp beyond year 294247) is InvalidArgument.
 template <typename From, typename To>
-void ConvertValues(const ArrowArray& a, int64_t p0, int64_t n, columnar::Vector* v, int64_t mul, int64_t div) {
+Status ConvertValues(const ArrowSchema& s, const ArrowArray& a, int64_t p0, int64_t n, columnar::Vector* v,
+                     int64_t mul, int64_t div) {
   v->Resize(n);
   const From* src = static_cast<const From*>(a.buffers[1]) + p0;
   To* dst = v->data<To>();
   for (int64_t i = 0; i < n; ++i) {
     auto x = static_cast<int64_t>(src[i]);
-    dst[i] = static_cast<To>(div > 1 ? columnar::FloorDiv(x, div) : x * mul);
+    int64_t y = 0;
+    if (div > 1) {
+      y = columnar::FloorDiv(x, div);
+    } else if (__builtin_mul_overflow(x, mul, &y)) {
+      return Malformed(s, "value " + std::to_string(x) + " at row " + std::to_string(p0 + i) +
+                              " is out of the range shoal's type holds");
+    }
+    if (static_cast<int64_t>(static_cast<To>(y)) != y) {
+      return Malformed(s, "value " + std::to_string(x) + " at row " + std::to_string(p0 + i) +
+                              " is out of the range shoal's type holds");
+    }
+    dst[i] = static_cast<To>(y);
   }
+  return Status::OK();
 }
 
 template <typename T>
@@ -94,9 +109,15 @@ Status ImportStrings(const ArrowSchema& s, const ArrowArray& a, int64_t p0, int6
   if (n == 0) return Status::OK();
   const Offset* o = static_cast<const Offset*>(a.buffers[1]);
   const char* data = static_cast<const char*>(a.buffers[2]);
+  // The data buffer holds o[offset + length] bytes (the format's rule): no string may end past it.
+  const int64_t data_size = o[a.offset + a.length];
   for (int64_t i = 0; i < n; ++i) {
     int64_t b = o[p0 + i], e = o[p0 + i + 1];
     if (b < 0 || e < b) return Malformed(s, "offsets decrease at row " + std::to_string(p0 + i));
+    if (e > data_size) {
+      return Malformed(s, "offset " + std::to_string(e) + " at row " + std::to_string(p0 + i) +
+                              " is past the end of the data buffer (" + std::to_string(data_size) + " bytes)");
+    }
     if (!ValidBit(a, p0 + i)) {
       v->AppendNull();
     } else {
@@ -188,20 +209,20 @@ Result<VectorPtr> Import(const ArrowSchema& s, const ArrowArray& a, const TypePt
       else if (f == "i") CopyValues<int32_t>(a, p0, n, v.get());
       else if (f == "l") CopyValues<int64_t>(a, p0, n, v.get());
       else if (f == "L") CopyValues<uint64_t>(a, p0, n, v.get());
-      else if (f == "C") ConvertValues<uint8_t, int16_t>(a, p0, n, v.get(), 1, 1);
-      else if (f == "S") ConvertValues<uint16_t, int32_t>(a, p0, n, v.get(), 1, 1);
-      else if (f == "I") ConvertValues<uint32_t, int64_t>(a, p0, n, v.get(), 1, 1);
+      else if (f == "C") RETURN_NOT_OK((ConvertValues<uint8_t, int16_t>(s, a, p0, n, v.get(), 1, 1)));
+      else if (f == "S") RETURN_NOT_OK((ConvertValues<uint16_t, int32_t>(s, a, p0, n, v.get(), 1, 1)));
+      else if (f == "I") RETURN_NOT_OK((ConvertValues<uint32_t, int64_t>(s, a, p0, n, v.get(), 1, 1)));
       else if (f == "f") CopyValues<float>(a, p0, n, v.get());
       else if (f == "g") CopyValues<double>(a, p0, n, v.get());
       else if (f == "tdD") CopyValues<int32_t>(a, p0, n, v.get());
-      else if (f == "tdm") ConvertValues<int64_t, int32_t>(a, p0, n, v.get(), 1, 86400000);
-      else if (f == "tts") ConvertValues<int32_t, int64_t>(a, p0, n, v.get(), 1000000, 1);
-      else if (f == "ttm") ConvertValues<int32_t, int64_t>(a, p0, n, v.get(), 1000, 1);
+      else if (f == "tdm") RETURN_NOT_OK((ConvertValues<int64_t, int32_t>(s, a, p0, n, v.get(), 1, 86400000)));
+      else if (f == "tts") RETURN_NOT_OK((ConvertValues<int32_t, int64_t>(s, a, p0, n, v.get(), 1000000, 1)));
+      else if (f == "ttm") RETURN_NOT_OK((ConvertValues<int32_t, int64_t>(s, a, p0, n, v.get(), 1000, 1)));
       else if (f == "ttu") CopyValues<int64_t>(a, p0, n, v.get());
-      else if (f == "ttn") ConvertValues<int64_t, int64_t>(a, p0, n, v.get(), 1, 1000);
+      else if (f == "ttn") RETURN_NOT_OK((ConvertValues<int64_t, int64_t>(s, a, p0, n, v.get(), 1, 1000)));
       else if (f.size() >= 4 && f.substr(0, 2) == "ts") {
         int64_t mul = MicrosPer(f[2]);
-        ConvertValues<int64_t, int64_t>(a, p0, n, v.get(), mul ? mul : 1, mul ? 1 : 1000);
+        RETURN_NOT_OK((ConvertValues<int64_t, int64_t>(s, a, p0, n, v.get(), mul ? mul : 1, mul ? 1 : 1000)));
       } else if (f.substr(0, 2) == "d:") {
         v->Resize(n);
         const auto* src = static_cast<const columnar::int128_t*>(a.buffers[1]) + p0;
@@ -223,7 +244,15 @@ Result<VectorPtr> Import(const ArrowSchema& s, const ArrowArray& a, const TypePt
 
 }  // namespace
 
-Result<TypePtr> ImportArrowType(const ArrowSchema& s) {
+namespace {
+
+// Nesting deeper than this is refused: the import recurses once per level.
+constexpr int kMaxNesting = 64;
+
+Result<TypePtr> ImportType(const ArrowSchema& s, int depth) {
+  if (depth > kMaxNesting) {
+    return Status::NotSupported("Arrow schema nested deeper than " + std::to_string(kMaxNesting) + " levels");
+  }
   if (s.dictionary) {
     return Status::NotSupported("dictionary-encoded Arrow column" + (s.name && *s.name ? " " + std::string(s.name) : "") +
                                 " (format '" + std::string(Format(s)) + "') is not supported");
@@ -264,7 +293,7 @@ Result<TypePtr> ImportArrowType(const ArrowSchema& s) {
   }
   auto child_type = [&](int64_t i) -> Result<TypePtr> {
     if (!s.children || !s.children[i]) return Status::InvalidArgument("malformed Arrow schema: child " + std::to_string(i) + " is null");
-    return ImportArrowType(*s.children[i]);
+    return ImportType(*s.children[i], depth + 1);
   };
   if (f == "+l" || f == "+L") {
     if (s.n_children != 1) return Status::InvalidArgument("malformed Arrow schema: a list needs one child");
@@ -287,12 +316,16 @@ Result<TypePtr> ImportArrowType(const ArrowSchema& s) {
     }
     const ArrowSchema& entries = *s.children[0];
     if (!entries.children[0] || !entries.children[1]) return Status::InvalidArgument("malformed Arrow map schema");
-    ASSIGN_OR_RETURN(TypePtr k, ImportArrowType(*entries.children[0]));
-    ASSIGN_OR_RETURN(TypePtr v, ImportArrowType(*entries.children[1]));
+    ASSIGN_OR_RETURN(TypePtr k, ImportType(*entries.children[0], depth + 2));
+    ASSIGN_OR_RETURN(TypePtr v, ImportType(*entries.children[1], depth + 2));
     return columnar::Map(k, v);
   }
   return Unsupported(s);
 }
+
+}  // namespace
+
+Result<TypePtr> ImportArrowType(const ArrowSchema& s) { return ImportType(s, 0); }
 
 Result<columnar::VectorPtr> ImportArrowArray(const ArrowSchema& schema, const ArrowArray& array,
                                              const columnar::TypePtr& type, int64_t start, int64_t length) {

@@ -1,0 +1,1 @@
+SELECT * FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.a = t1.a AND t2.b <> t1.b)

@@ -1,0 +1,1 @@
+SELECT a, b, count(*) FROM t2 GROUP BY GROUPING SETS ((a), (b), ())

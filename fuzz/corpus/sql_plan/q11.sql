@@ -1,0 +1,1 @@
+SELECT * FROM t1 FULL OUTER JOIN t2 ON t1.a = t2.a AND t1.c > 1.0

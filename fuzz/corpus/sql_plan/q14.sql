@@ -1,0 +1,1 @@
+SELECT * FROM t2 LEFT ANTI JOIN t3 ON t2.a = t3.a

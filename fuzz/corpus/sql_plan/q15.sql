@@ -1,0 +1,1 @@
+SELECT * FROM t2 LEFT SEMI JOIN t1 ON t2.a = t1.a

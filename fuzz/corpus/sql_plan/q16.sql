@@ -1,0 +1,1 @@
+SELECT CASE WHEN a > 1 THEN 'x' ELSE b END, coalesce(c, 0), CAST(e AS DOUBLE) FROM t1

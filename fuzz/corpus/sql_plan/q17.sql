@@ -1,0 +1,1 @@
+SELECT count(DISTINCT b), count(DISTINCT a) FROM t2

@@ -1,0 +1,1 @@
+SELECT * FROM v1 WHERE n > 1

@@ -1,0 +1,1 @@
+SELECT * FROM (SELECT a, rank() OVER (ORDER BY a) r FROM t3) WHERE r <= 3

@@ -1,0 +1,1 @@
+SELECT * FROM range(10) r JOIN t3 ON r.id = t3.a
