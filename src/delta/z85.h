@@ -21,8 +21,8 @@ inline std::string Z85Encode(std::string_view bytes) {
   return Z85Encode(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
-// Decodes `text` (length a multiple of 5); Corruption on a bad character or length, or a
-// group whose value exceeds 2^32-1.
+// Decodes `text` (length a multiple of 5); Corruption on a bad character or length. A group
+// whose value exceeds 2^32-1 keeps its low 32 bits, as Delta's reference codec does.
 Result<std::vector<uint8_t>> Z85Decode(std::string_view text);
 
 // A 16-byte UUID as 20 Z85 characters (big-endian, as Java's UUID msb/lsb), and back to the

@@ -266,8 +266,9 @@ TEST_F(ChangeDataFeedTest, DuckDbReadsTheChangeDataFiles) {
 TEST_F(ChangeDataFeedTest, GoldenTablesChangeRowsTurnOneSnapshotIntoTheNext) {
   const std::string data = testing::TestDataDir();
   SHOAL_NEED(!data.empty(), "shared test data not found: set SHOAL_TESTDATA (default ../shared/testdata)");
-  // (table, first version with the change data feed on). Left out: cdf-table-with-dv (its
-  // inline deletion vectors do not decode, see doc/change_data_feed.md), cdf-table-update-ops
+  // (table, first version with the change data feed on). cdf-table-with-dv has an inline
+  // deletion vector whose last Z85 group is above 2^32 (read as Delta's codec does: z85.h).
+  // Left out: cdf-table-update-ops
   // (made-up change types), table-with-cdf (a log without data files), cdf-table-simple
   // (its version 2 commits change data files without any data change; checked below).
   const std::vector<std::pair<std::string, int64_t>> tables = {
@@ -280,6 +281,7 @@ TEST_F(ChangeDataFeedTest, GoldenTablesChangeRowsTurnOneSnapshotIntoTheNext) {
       {"cdf-table-data-change", 0},
       {"cdf-table-backtick-column-names", 0},
       {"cdf-table-with-cdc-and-dvs", 0},
+      {"cdf-table-with-dv", 0},
       {"cdf-column-mapping-name-mode", 1},
       {"cdf-column-mapping-id-mode", 1},
       {"cdf-column-mapping-name-mode-3-7", 1},
