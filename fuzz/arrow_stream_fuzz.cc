@@ -28,7 +28,8 @@ class Input {
   }
   uint32_t U32() { return U8() | (uint32_t{U8()} << 8) | (uint32_t{U8()} << 16) | (uint32_t{U8()} << 24); }
   int64_t I64() { return static_cast<int64_t>(uint64_t{U32()} | (uint64_t{U32()} << 32)); }
-  bool Chance(int in256) { return U8() < in256; }
+  // False once the input is used up, so generation always ends.
+  bool Chance(int in256) { return n_ > 0 && U8() < in256; }
   void Fill(uint8_t* out, size_t size) {
     for (size_t i = 0; i < size; ++i) out[i] = U8();
   }
@@ -81,6 +82,8 @@ ArrowSchema* MakeSchema(Input& in, Arena& arena, int depth) {
   s.name = in.Chance(16) ? nullptr : arena.strings.emplace_back("c" + std::to_string(in.U8() % 8)).c_str();
   s.flags = in.Chance(160) ? ARROW_FLAG_NULLABLE : 0;
   std::string_view f = s.format ? s.format : "";
+  s.release = ReleaseSchema;
+  if (depth > 8) return &s;  // deep enough: the importer's own limit is tested by a unit test
   int64_t children = 0;
   if (f == "+l" || f == "+L" || f == "+m") children = in.Chance(240) ? 1 : in.U8() % 3;
   if (f == "+s" || f == "+ud:0,1") children = in.U8() % 4;
@@ -109,7 +112,6 @@ ArrowSchema* MakeSchema(Input& in, Arena& arena, int depth) {
     s.children = list.data();
   }
   if (in.Chance(6)) s.dictionary = MakeSchema(in, arena, depth + 1);
-  s.release = ReleaseSchema;
   return &s;
 }
 
@@ -155,10 +157,8 @@ const void* NewOffsets(Input& in, Arena& arena, int64_t count, int64_t* last_out
   return b.data();
 }
 
-ArrowArray* MakeArray(Input& in, Arena& arena, const ArrowSchema* s, int64_t min_length);
-
 // An array for schema `s` (or for a format-less node when `s` is null) with length >= min_length.
-ArrowArray* MakeArray(Input& in, Arena& arena, const ArrowSchema* s, int64_t min_length) {
+ArrowArray* MakeArray(Input& in, Arena& arena, const ArrowSchema* s, int64_t min_length, int depth) {
   ArrowArray& a = arena.arrays.emplace_back();
   std::memset(&a, 0, sizeof(a));
   std::string_view f = s && s->format ? s->format : "";
@@ -196,6 +196,7 @@ ArrowArray* MakeArray(Input& in, Arena& arena, const ArrowSchema* s, int64_t min
   // Children: as the schema has them, now and then one more or one less.
   int64_t children = s ? s->n_children : 0;
   if (in.Chance(6)) children += in.Chance(128) ? 1 : -1;
+  if (depth > 10) children = 0;
   if (children > 0) {
     auto& list = arena.array_lists.emplace_back();
     for (int64_t i = 0; i < children; ++i) {
@@ -203,7 +204,7 @@ ArrowArray* MakeArray(Input& in, Arena& arena, const ArrowSchema* s, int64_t min
       // A list's child holds at least the last offset's rows; a struct's as many as its parent.
       int64_t need = (f == "+l" || f == "+L" || f == "+m") ? last : slots;
       if (in.Chance(6)) need = 0;
-      list.push_back(in.Chance(4) ? nullptr : MakeArray(in, arena, cs, need));
+      list.push_back(in.Chance(4) ? nullptr : MakeArray(in, arena, cs, need, depth + 1));
     }
     a.n_children = children;
     a.children = list.data();
@@ -242,7 +243,7 @@ int GetNext(ArrowArrayStream* st, ArrowArray* out) {
     s->error = "the producer failed";
     return 5;
   }
-  *out = *MakeArray(*s->in, *s->arena, s->schema, 0);
+  *out = *MakeArray(*s->in, *s->arena, s->schema, 0, 0);
   return 0;
 }
 
