@@ -150,9 +150,11 @@ TEST_F(DistributedTest, StagedInsertsCommitInOneCommitOnce) {
   EXPECT_EQ(c->version, 5);
   EXPECT_EQ(c->files, 3);
   EXPECT_EQ(Q("SELECT count(*) FROM t WHERE p = 7"), std::vector<std::string>{"30"});
-  // The same job again: its app transaction is there, nothing is committed.
+  // The same job resubmitted (planned after the first run): its app transaction is there,
+  // nothing is committed.
   auto again = StageInsert(*worker_, "INSERT INTO delta.`" + root_ + "` SELECT 1, 7, 'x'");
   ASSERT_TRUE(again.ok());
+  o.read_version = -1;
   const size_t files_before = ParquetFiles();
   auto replay = CommitStagedFiles(*con_, root_, again->add_actions, o);
   ASSERT_TRUE(replay.ok()) << replay.status().ToString();
@@ -171,13 +173,13 @@ TEST_F(DistributedTest, TwoRunsOfOneJobCommitOnce) {
   o.app_id = "job-9";
   o.app_version = 0;
   ASSERT_TRUE(CommitStagedFiles(*con_, root_, first->add_actions, o).ok());
-  // The second run planned against version 4 too: it meets the first run's txn action.
+  // The second run planned against version 4 too: it meets the first run's txn action, Delta's
+  // ConcurrentTransactionException, and its staged file is deleted.
+  const size_t files_before = ParquetFiles();
   auto c = CommitStagedFiles(*con_, root_, second->add_actions, o);
-  if (c.ok()) {
-    EXPECT_TRUE(c->already_committed);
-  } else {
-    EXPECT_EQ(c.status().conflict(), ConflictKind::kConcurrentTransaction) << c.status().ToString();
-  }
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().conflict(), ConflictKind::kConcurrentTransaction) << c.status().ToString();
+  EXPECT_EQ(ParquetFiles(), files_before - 1);
   EXPECT_EQ(Q("SELECT count(*) FROM t WHERE p = 5"), std::vector<std::string>{"1"});
 }
 
