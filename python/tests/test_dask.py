@@ -9,6 +9,9 @@ import sys
 
 import pytest
 
+if os.environ.get("CI", "").lower() == "true":  # CI installs them (scripts/install-deps.sh): no skipping
+    import dask.dataframe  # noqa: F401
+    import distributed  # noqa: F401
 pd = pytest.importorskip("pandas")
 distributed = pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
@@ -226,3 +229,15 @@ def test_bad_input_is_a_named_error_on_the_client(client, wh, tmp_path):
         shoal.dask.write_table(dd.from_pandas(frame(3), npartitions=1), str(blocked / "t"))
     assert len(wh.sql("DESCRIBE HISTORY events").df()) == len(before)
     assert wh.sql("SELECT count(*) FROM events").fetchall() == [(6000,)]
+
+
+def test_an_engine_error_in_a_worker_reaches_the_client_as_its_class(client, wh):
+    wh.sql("CREATE TABLE strict (id BIGINT NOT NULL, p BIGINT, s STRING)")
+    uri = table_path(wh, "strict")
+    rows = frame(300)
+    rows["id"] = rows["id"].astype("Int64")
+    rows.loc[250, "id"] = None  # in the last of three partitions
+    with pytest.raises(shoal.ConstraintException, match="id"):
+        shoal.dask.write_table(dd.from_pandas(rows, npartitions=3), uri)
+    assert wh.sql("SELECT count(*) FROM strict").fetchall() == [(0,)]
+    assert file_count(uri) == 0
