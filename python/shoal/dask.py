@@ -459,8 +459,9 @@ def write_table(ddf, uri, mode="append", partition_by=None, job_id=None):
     recorded as the Delta txn action (appId, version): a job whose id the table already has
     commits nothing (already_committed), so a resubmitted job never commits twice.
 
-    A failed job commits nothing and deletes the files its tasks reported; files of a worker
-    that died before reporting are not in the log and VACUUM reclaims them."""
+    The DataFrame's index is not written (reset_index() first to keep it). A failed job
+    commits nothing and deletes the files its tasks reported; files of a worker that died
+    before reporting are not in the log and VACUUM reclaims them."""
     import dask
 
     if mode not in ("append", "overwrite", "error"):
@@ -528,9 +529,8 @@ def _plan_for_where(uri, where, version):
     if where:
         try:
             return _plan(uri, where, version)
-        except (BinderException, _shoal.ParserException, _shoal.CatalogException) as e:
-            if isinstance(e, _shoal.CatalogException) and "does not exist" in str(e) and "Table" in str(e):
-                raise
+        except (BinderException, _shoal.ParserException):
+            pass  # the whole query, bound next, raises the error if it is one
     return _plan(uri, "", version)
 
 
