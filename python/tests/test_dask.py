@@ -3,6 +3,7 @@ sql() equal shoal's own SQL on the same table (deletion vectors, an older versio
 commit exactly once (resubmitted, a worker SIGKILLed mid-job), bad input is a named error on
 the client with nothing committed."""
 
+import importlib
 import os
 import signal
 import sys
@@ -10,8 +11,8 @@ import sys
 import pytest
 
 if os.environ.get("CI", "").lower() == "true":  # CI installs them (scripts/install-deps.sh): no skipping
-    import dask.dataframe  # noqa: F401
-    import distributed  # noqa: F401
+    for _name in ("pandas", "dask.dataframe", "distributed"):
+        importlib.import_module(_name)
 pd = pytest.importorskip("pandas")
 distributed = pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
