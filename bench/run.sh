@@ -32,6 +32,10 @@ done
 # The Python module's fetch overhead against the C++ API (when the module is built).
 if [ -d "$ROOT/build/python/shoal" ]; then
   run python_fetch env PYTHONPATH="$ROOT/build/python" /usr/bin/python3 "$ROOT/bench/python_fetch.py"
+  # shoal.dask on a LocalCluster against single-process shoal (doc/dask.md).
+  if /usr/bin/python3 -c "import distributed" 2>/dev/null; then
+    run dask_bench env PYTHONPATH="$ROOT/build/python" /usr/bin/python3 "$ROOT/bench/dask_bench.py"
+  fi
 fi
 # Drivers that a bench/*.sh script runs with its own arguments.
 SCRIPT_DRIVERS=" bench_parquet_rw "

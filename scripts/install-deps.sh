@@ -10,6 +10,8 @@ PACKAGES=(
   libroaring-dev libxxhash-dev nlohmann-json3-dev libedit-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pandas python3-pytest
+  # shoal.dask (doc/dask.md) and its tests: Dask distributed.
+  python3-dask python3-distributed
   libcurl4-openssl-dev
   # Regular expressions (expr: regexp_* and rlike) and the pseudo-terminal shell tests.
   libre2-dev python3-pexpect

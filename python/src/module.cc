@@ -21,6 +21,7 @@
 #include "query_runner.h"
 #include "result_convert.h"
 #include "shoal/database.h"
+#include "shoal/distributed.h"
 #include "sql/functions/arrow_stream_source.h"
 #include "sql/session/arrow_export.h"
 #include "sql/session/database_impl.h"
@@ -239,6 +240,85 @@ class PyConnection {
     });
   }
 
+  // ---- shoal/distributed.h, for shoal.dask (doc/dask.md)
+  py::dict PlanTableFiles(const std::string& table, const std::string& filter, std::optional<int64_t> version) {
+    Result<TableFilePlan> plan = Status::Internal("not planned");
+    Status st = RunLocked([&](Connection* c) {
+      plan = shoal::PlanTableFiles(*c, table, filter, version);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    if (!plan.ok()) RaiseStatus(plan.status(), filter);
+    py::dict out;
+    out["root"] = plan->root;
+    out["version"] = plan->version;
+    out["column_names"] = plan->column_names;
+    out["column_types"] = plan->column_types;
+    out["partition_columns"] = plan->partition_columns;
+    out["files_total"] = plan->files_total;
+    py::list files;
+    for (const TableDataFile& f : plan->files) {
+      py::dict d;
+      d["path"] = f.path;
+      d["size_bytes"] = f.size_bytes;
+      d["num_records"] = f.num_records;
+      d["deleted_rows"] = f.deleted_rows;
+      d["partition_values"] = f.partition_values;
+      d["stats_json"] = f.stats_json;
+      files.append(std::move(d));
+    }
+    out["files"] = std::move(files);
+    return out;
+  }
+
+  void RegisterTableFiles(const std::string& name, const std::string& table, int64_t version,
+                          const std::vector<std::string>& paths) {
+    Status st = RunLocked([&](Connection* c) { return shoal::RegisterTableFiles(*c, name, table, version, paths); });
+    if (!st.ok()) RaiseStatus(st);
+  }
+
+  py::dict StageInsert(const std::string& sql) {
+    Result<StagedFiles> staged = Status::Internal("not staged");
+    Status st = RunLocked([&](Connection* c) {
+      staged = shoal::StageInsert(*c, sql);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st, sql);
+    if (!staged.ok()) RaiseStatus(staged.status(), sql);
+    py::dict out;
+    out["root"] = staged->root;
+    out["read_version"] = staged->read_version;
+    out["rows"] = staged->rows;
+    out["add_actions"] = staged->add_actions;
+    return out;
+  }
+
+  py::dict CommitStaged(const std::string& table, const std::vector<std::string>& actions, bool overwrite,
+                        int64_t read_version, const std::string& app_id, int64_t app_version) {
+    StagedCommitOptions o;
+    o.overwrite = overwrite;
+    o.read_version = read_version;
+    o.app_id = app_id;
+    o.app_version = app_version;
+    Result<StagedCommit> r = Status::Internal("not committed");
+    Status st = RunLocked([&](Connection* c) {
+      r = shoal::CommitStagedFiles(*c, table, actions, o);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    if (!r.ok()) RaiseStatus(r.status());
+    py::dict out;
+    out["version"] = r->version;
+    out["already_committed"] = r->already_committed;
+    out["files"] = r->files;
+    return out;
+  }
+
+  void DiscardStaged(const std::string& table, const std::vector<std::string>& actions) {
+    Status st = RunLocked([&](Connection* c) { return shoal::DiscardStagedFiles(*c, table, actions); });
+    if (!st.ok()) RaiseStatus(st);
+  }
+
   // Not under the mutex (a running statement holds it). Interrupt and Close both run with the
   // GIL held, so the connection cannot be destroyed in between.
   void Interrupt() {
@@ -298,6 +378,15 @@ PYBIND11_MODULE(_shoal, m) {
       .def("register", &PyConnection::Register, py::arg("name"), py::arg("columns"))
       .def("register_arrow", &PyConnection::RegisterArrow, py::arg("name"), py::arg("capsule"))
       .def("unregister", &PyConnection::Unregister, py::arg("name"))
+      .def("plan_table_files", &PyConnection::PlanTableFiles, py::arg("table"), py::arg("filter"),
+           py::arg("version") = py::none())
+      .def("register_table_files", &PyConnection::RegisterTableFiles, py::arg("name"), py::arg("table"),
+           py::arg("version"), py::arg("paths"))
+      .def("stage_insert", &PyConnection::StageInsert, py::arg("sql"))
+      .def("commit_staged", &PyConnection::CommitStaged, py::arg("table"), py::arg("actions"),
+           py::arg("overwrite") = false, py::arg("read_version") = -1, py::arg("app_id") = "",
+           py::arg("app_version") = -1)
+      .def("discard_staged", &PyConnection::DiscardStaged, py::arg("table"), py::arg("actions"))
       .def("interrupt", &PyConnection::Interrupt)
       .def("close", &PyConnection::Close)
       .def_property_readonly("closed", &PyConnection::closed);

@@ -17,17 +17,27 @@ def python_snippets():
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)
 
 
-def test_readme_has_a_python_snippet():
-    assert len(python_snippets()) == 1
+def test_readme_has_its_python_snippets():
+    # "Python" and "Scaling out with Dask".
+    assert len(python_snippets()) == 2
+
+
+def run_snippet(snippet, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(snippet, "README.md", "exec"), {"__name__": "__main__"})
+    lines = out.getvalue().splitlines()
+    # Each print in the snippet shows its expected output in a trailing comment.
+    expected = [m.group(1) for m in re.finditer(r"print\(.*\)\s+# (.*)", snippet)]
+    assert lines == expected
 
 
 def test_readme_python_snippet_runs(tmp_path, monkeypatch):
     pytest.importorskip("pandas")
-    monkeypatch.chdir(tmp_path)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(python_snippets()[0], "README.md", "exec"), {})
-    lines = out.getvalue().splitlines()
-    # Each print in the snippet shows its expected output in a trailing comment.
-    expected = [m.group(1) for m in re.finditer(r"print\(.*\)\s+# (.*)", python_snippets()[0])]
-    assert lines == expected
+    run_snippet(python_snippets()[0], tmp_path, monkeypatch)
+
+
+def test_readme_dask_snippet_runs(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    run_snippet(python_snippets()[1], tmp_path, monkeypatch)

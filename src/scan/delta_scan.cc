@@ -86,10 +86,32 @@ Result<std::shared_ptr<const DeltaTable>> DeltaTable::FromSnapshot(
   return std::shared_ptr<const DeltaTable>(std::move(table));
 }
 
+Result<std::shared_ptr<const DeltaTable>> DeltaTable::Restrict(const std::vector<std::string>& paths) const {
+  const delta::FileList& files = snapshot_->file_list();
+  std::unordered_map<std::string_view, size_t> index;
+  index.reserve(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!only_ || (*only_)[i]) index.emplace(files.path(i), i);
+  }
+  auto keep = std::make_shared<std::vector<bool>>(files.size(), false);
+  for (const std::string& p : paths) {
+    auto it = index.find(p);
+    if (it == index.end()) {
+      return Status::InvalidArgument("data file '" + p + "' is not live in version " +
+                                     std::to_string(snapshot_->version()) + " of table " + snapshot_->table_root());
+    }
+    (*keep)[it->second] = true;
+  }
+  auto table = std::shared_ptr<DeltaTable>(new DeltaTable(*this));
+  table->only_ = std::move(keep);
+  return std::shared_ptr<const DeltaTable>(std::move(table));
+}
+
 std::optional<int64_t> DeltaTable::EstimatedRows() const {
   int64_t total = 0;
   const delta::FileList& files = snapshot_->file_list();
   for (size_t i = 0; i < files.size(); ++i) {
+    if (only_ && !(*only_)[i]) continue;
     auto text = files.stats(i);
     if (!text) return std::nullopt;
     auto s = delta::ParseStatsJsonFor(*text, {});
@@ -119,8 +141,8 @@ struct JudgedFiles {
   int64_t pruned_stats = 0;
 };
 
-Status JudgeFiles(const delta::FileList& files, size_t begin, size_t end, const std::string& table_root,
-                  const TableSchema& table, const std::vector<int>& columns,
+Status JudgeFiles(const delta::FileList& files, const std::vector<bool>* only, size_t begin, size_t end,
+                  const std::string& table_root, const TableSchema& table, const std::vector<int>& columns,
                   const std::vector<expr::ExprPtr>& partition_filters, const std::vector<expr::ExprPtr>& stats_filters,
                   JudgedFiles* out) {
   expr::EvalContext ctx;
@@ -171,6 +193,7 @@ Status JudgeFiles(const delta::FileList& files, size_t begin, size_t end, const 
   std::unordered_map<std::string, bool> pruned_by_partition;
   std::string tuple;
   for (size_t file_index = begin; file_index < end; ++file_index) {
+    if (only && !(*only)[file_index]) continue;
     std::unordered_map<std::string, bool>::iterator verdict = pruned_by_partition.end();
     if (!partition_filters.empty()) {
       tuple.clear();
@@ -255,7 +278,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   JudgedFiles parts[2];
   Status statuses[2];
   auto judge = [&](int k, size_t begin, size_t end) {
-    statuses[k] = JudgeFiles(files, begin, end, snapshot_->table_root(), table, options.columns, partition_filters,
+    statuses[k] = JudgeFiles(files, only_.get(), begin, end, snapshot_->table_root(), table, options.columns, partition_filters,
                              stats_filters, &parts[k]);
   };
   if (n >= kParallelPlanFiles && std::thread::hardware_concurrency() > 1) {
@@ -285,7 +308,7 @@ Result<std::unique_ptr<FileSetScan>> DeltaTable::Plan(const DeltaScanOptions& op
   spec.with_row_address = options.with_row_address;
   spec.prewhere = options.prewhere;
   spec.coded_strings = options.coded_strings;
-  spec.files_total = static_cast<int64_t>(files.size());
+  spec.files_total = only_ ? std::count(only_->begin(), only_->end(), true) : static_cast<int64_t>(files.size());
   spec.files_pruned_partition = files_pruned_partition;
   spec.files_pruned_stats = files_pruned_stats;
   return std::make_unique<FileSetScan>(std::move(spec), std::move(tasks));

@@ -65,6 +65,11 @@ class DeltaTable {
   static Result<std::shared_ptr<const DeltaTable>> FromSnapshot(
       std::shared_ptr<io::FileSystem> fs, std::shared_ptr<const delta::Snapshot> snapshot);
 
+  // The same snapshot reduced to the data files whose add paths are in `paths` (one split of a
+  // distributed scan, shoal/distributed.h): Plan and EstimatedRows see those files alone, as
+  // if the others were not live. InvalidArgument naming a path the snapshot does not hold.
+  Result<std::shared_ptr<const DeltaTable>> Restrict(const std::vector<std::string>& paths) const;
+
   const std::shared_ptr<const delta::Snapshot>& snapshot() const { return snapshot_; }
   const std::shared_ptr<const TableSchema>& schema() const { return schema_; }
   // Rows in the live files according to the log (numRecords minus DV cardinality), when every
@@ -78,6 +83,8 @@ class DeltaTable {
   std::shared_ptr<io::FileSystem> fs_;
   std::shared_ptr<const delta::Snapshot> snapshot_;
   std::shared_ptr<const TableSchema> schema_;
+  // Restrict's files, by index into snapshot_->file_list(); null = every file.
+  std::shared_ptr<const std::vector<bool>> only_;
 };
 
 }  // namespace shoal::scan

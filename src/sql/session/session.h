@@ -113,6 +113,15 @@ class Session {
   // Registers in-memory data under `name` for this session's later statements (the Python
   // module's con.register); a null source unregisters. Names are case-insensitive.
   void RegisterRelation(const std::string& name, std::shared_ptr<const TableSource> source);
+  // Ends the explicit transaction without committing and hands over what each written table
+  // staged: its data files stay on storage, owned by the caller from now on (StageInsert,
+  // shoal/distributed.h). A failed transaction is rolled back and its error returned.
+  struct DetachedWrite {
+    std::string root;
+    int64_t read_version = -1;
+    txn::WriteSet write;
+  };
+  Result<std::vector<DetachedWrite>> DetachTransaction();
   // True between BEGIN and COMMIT / ROLLBACK / PREPARE TRANSACTION.
   bool in_transaction() const { return in_transaction_; }
   // The running statement's progress tracker when DatabaseOptions::progress is set and

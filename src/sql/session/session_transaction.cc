@@ -306,6 +306,23 @@ Result<QueryResult> Session::PrepareTransaction(const std::string& id) {
   return QueryResult();
 }
 
+Result<std::vector<Session::DetachedWrite>> Session::DetachTransaction() {
+  if (!in_transaction_) return Status::Transaction("no transaction is active");
+  if (failed_) {
+    Status error = *failed_;
+    DiscardTransaction();
+    return error;
+  }
+  std::vector<DetachedWrite> out;
+  for (auto& [root, tt] : txns_) {
+    if (!HasWrites(*tt->txn)) continue;
+    out.push_back({root, tt->txn->read_version(), tt->txn->write_set()});
+    tt->staged_files.clear();  // the caller's now
+  }
+  DiscardTransaction();
+  return out;
+}
+
 Result<QueryResult> Session::FinishPrepared(const std::string& id, bool commit) {
   if (in_transaction_) {
     return Status::Transaction(std::string(commit ? "COMMIT" : "ROLLBACK") +
