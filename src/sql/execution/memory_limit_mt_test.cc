@@ -150,13 +150,19 @@ TEST_P(MemoryLimitMt, SpillingJoinsGiveTheUnspilledAnswer) {
                         "AND b.v % 3 = 0)"}) {
     SCOPED_TRACE(q);
     ASSERT_TRUE(con->Query("SET memory_limit = '256MB'").ok());
-    auto expected = con->Query(with + q);
-    ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+    std::vector<std::string> expected;
+    {
+      auto r = con->Query(with + q);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      expected = Rows(*r);
+    }
     const int64_t spilled = db_->impl().spill->bytes_written();
     ASSERT_TRUE(con->Query("SET memory_limit = '6MB'").ok());
-    auto got = con->Query(with + q);
-    ASSERT_TRUE(got.ok()) << got.status().ToString();
-    EXPECT_EQ(Rows(*got), Rows(*expected));
+    {
+      auto r = con->Query(with + q);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(Rows(*r), expected);
+    }
     EXPECT_GT(db_->impl().spill->bytes_written(), spilled);
     EXPECT_EQ(db_->impl().spill->files_open(), 0);
     EXPECT_EQ(Reserved(), 0);

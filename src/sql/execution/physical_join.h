@@ -18,7 +18,6 @@
 // Thread-safety: see physical_operator.h; the build side is read-only during probing.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>

@@ -2,6 +2,7 @@
 // partitions and partition files, probe rows of spilled partitions deferred to files, and the
 // rounds that join each spilled partition (split again when it does not fit).
 #include <algorithm>
+#include <array>
 
 #include "sql/execution/physical_join.h"
 
