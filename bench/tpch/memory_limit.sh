@@ -3,6 +3,7 @@
 # with SET memory_limit, its peak RSS, and its answer against DuckDB's on the same Parquet files.
 #
 #   bench/tpch/memory_limit.sh LIMIT [SF=1]    e.g. bench/tpch/memory_limit.sh 256MB
+#   QUERIES="q09 q18" bench/tpch/memory_limit.sh 128MB    only those queries
 #
 # Needs the data and warehouse of `make tpch SF=<SF>` (build/tpch/sf<SF>, sf<SF>-warehouse); DuckDB's
 # answers are computed once into build/tpch/sf<SF>-duckdb-answers. Prints one line per query:
@@ -16,7 +17,7 @@ DATA="build/tpch/sf$SF"; WH="build/tpch/sf$SF-warehouse"; ANS="build/tpch/sf$SF-
 OUT="build/tpch/sf$SF-memory-$LIMIT"
 [ -f "$WH/.loaded" ] || { echo "memory_limit.sh: run 'make tpch SF=$SF' first"; exit 1; }
 rm -rf "$OUT"; mkdir -p "$OUT" "$ANS"
-for q in $(cd bench/tpch/queries && ls q*.sql | sed 's/\.sql$//'); do
+for q in ${QUERIES:-$(cd bench/tpch/queries && ls q*.sql | sed 's/\.sql$//')}; do
   [ -f "$ANS/$q.duckdb.txt" ] || node tools/duckdb/tpch.mjs --duckdb-dir build/duckdb --threads 2 --repeat 1 \
       --data "$DATA" --out "$ANS" "bench/tpch/queries/$q.sql" >/dev/null 2>"$OUT/$q.duckdb.err"
   line=$(/usr/bin/time -f "rss_kb=%M" ./build/release/bench_tpch_run run --warehouse "$WH" --threads 2 \

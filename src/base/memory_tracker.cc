@@ -90,6 +90,10 @@ void MemoryReservation::Shrink(int64_t bytes) {
     Release();
     return;
   }
+  GiveBackUnusedChunks();
+}
+
+void MemoryReservation::GiveBackUnusedChunks() {
   // Less than a chunk unused stays, so an owner whose size hovers does not hit the atomic.
   const int64_t chunk = tracker_->chunk();
   if (reserved_ - used_ >= chunk) {
@@ -114,6 +118,8 @@ void MemoryReservation::Merge(MemoryReservation&& other) {
   if (other.tracker_ == tracker_) {
     used_ += other.used_;
     reserved_ += other.reserved_;
+    // Each merged reservation brings up to a chunk unused: past a whole chunk, it goes back.
+    if (tracker_) GiveBackUnusedChunks();
   } else {
     // Different trackers (not expected): the bytes move from other's tracker to this one's,
     // reserved even past the limit, since the memory already exists.

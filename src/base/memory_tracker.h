@@ -82,7 +82,9 @@ class MemoryReservation {
   // Holds exactly `bytes`: Grow or Shrink by the difference.
   Status Resize(int64_t bytes);
   // Takes over everything `other` holds (same tracker), leaving it empty; the tracker's total
-  // does not change. An empty reservation without a tracker adopts other's tracker (and owner).
+  // does not change, except that whole chunks the two together leave unused go back (each
+  // reservation may hold up to one unused chunk). An empty reservation without a tracker adopts
+  // other's tracker (and owner).
   void Merge(MemoryReservation&& other);
   // Gives the unused rest of the last chunk back (for a reservation that will not grow again,
   // such as a finished result's).
@@ -98,6 +100,8 @@ class MemoryReservation {
 
  private:
   Status OutOfMemory(int64_t more) const;
+  // Gives whole unused chunks back to the tracker (keeps less than one).
+  void GiveBackUnusedChunks();
 
   std::shared_ptr<MemoryTracker> tracker_;
   std::string owner_;

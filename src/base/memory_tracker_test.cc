@@ -129,6 +129,23 @@ TEST(MemoryReservation, MergeMovesBytesWithoutTouchingTheTracker) {
   EXPECT_EQ(t->reserved(), 0);
 }
 
+TEST(MemoryReservation, MergingManySmallReservationsKeepsAtMostOneUnusedChunk) {
+  // An operator that merges a worker's reservation per round (a spilled join's rounds feeding an
+  // aggregate) must not collect a chunk of slack per merge.
+  auto t = std::make_shared<MemoryTracker>(100 * kMiB);
+  MemoryReservation global(t, "Aggregate");
+  for (int i = 0; i < 50; ++i) {
+    MemoryReservation w(t, "Aggregate");
+    ASSERT_TRUE(w.Grow(1000).ok());
+    global.Merge(std::move(w));
+  }
+  EXPECT_EQ(global.bytes(), 50 * 1000);
+  EXPECT_LT(global.reserved() - global.bytes(), t->chunk());
+  EXPECT_EQ(t->reserved(), global.reserved());
+  global.Release();
+  EXPECT_EQ(t->reserved(), 0);
+}
+
 TEST(MemoryReservation, WithoutATrackerItOnlyCounts) {
   MemoryReservation r;
   ASSERT_TRUE(r.Grow(int64_t{1} << 50).ok());

@@ -141,7 +141,7 @@ Status Executor::Push(Pipeline* p, size_t i, std::vector<std::unique_ptr<Operato
   return Status::OK();
 }
 
-Status Executor::RunWorker(Pipeline* p, SourceState* source, const std::atomic<bool>* failed) {
+Status Executor::RunWorker(Pipeline* p, SourceState* source, const std::atomic<bool>* failed, size_t first) {
   std::unique_ptr<SourceLocalState> local = source->MakeLocal();
   std::vector<std::unique_ptr<OperatorState>> states;
   for (auto* op : p->ops) {
@@ -154,13 +154,13 @@ Status Executor::RunWorker(Pipeline* p, SourceState* source, const std::atomic<b
     Chunk c;
     bool has = false;
     {
-      Timer t(p->source->stats);
+      Timer t(first == 0 ? p->source->stats : p->ops[first]->stats);
       ASSIGN_OR_RETURN(has, source->Next(local.get(), &c));
     }
     if (!has) break;
     if (c.batch->num_rows == 0) continue;
-    p->source->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
-    RETURN_NOT_OK(Push(p, 0, states, sink.get(), std::move(c)));
+    if (first == 0) p->source->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
+    RETURN_NOT_OK(Push(p, first, states, sink.get(), std::move(c)));
   }
   Timer t(p->sink->stats);
   return p->sink->Combine(*ctx_, sink.get(), p->sink_input);
@@ -193,14 +193,23 @@ Status Executor::RunPipeline(Pipeline* p) {
   RETURN_NOT_OK(ctx_->CheckInterrupt());
   ASSIGN_OR_RETURN(std::unique_ptr<SourceState> source, p->source->OpenSource(*ctx_));
   ProgressSourceScope progress_scope(ctx_->progress.get(), p->phase, source.get());
+  RETURN_NOT_OK(RunWorkers(p, source.get()));
+  RETURN_NOT_OK(FinishOperators(p));
+  ScanMetrics m = source->metrics();
+  std::lock_guard<std::mutex> lock(ctx_->metrics_mu);
+  ctx_->scan_metrics.Add(m);
+  return Status::OK();
+}
+
+Status Executor::RunWorkers(Pipeline* p, SourceState* source, size_t first) {
   std::atomic<bool> failed{false};
   std::mutex mu;
-  Status first;
+  Status error;
   auto work = [&](int) {
-    Status st = RunWorker(p, source.get(), &failed);
+    Status st = RunWorker(p, source, &failed, first);
     if (!st.ok()) {
       std::lock_guard<std::mutex> lock(mu);
-      if (first.ok()) first = st;
+      if (error.ok()) error = st;
       failed = true;
     }
   };
@@ -210,28 +219,41 @@ Status Executor::RunPipeline(Pipeline* p) {
   } else {
     work(0);
   }
-  RETURN_NOT_OK(first);
-  // Operators with output at the end (outer joins) feed the rest of the pipeline once.
+  return error;
+}
+
+Status Executor::FinishOperators(Pipeline* p) {
+  // Operators with output at the end (outer joins) feed the rest of the pipeline, once or (a
+  // spilled join) after each round.
   for (size_t i = 0; i < p->ops.size(); ++i) {
-    std::vector<Chunk> out;
-    RETURN_NOT_OK(p->ops[i]->FinishOperator(*ctx_, &out));
-    if (out.empty()) continue;
-    std::vector<std::unique_ptr<OperatorState>> states;
-    for (auto* op : p->ops) {
-      ASSIGN_OR_RETURN(auto s, op->MakeOperatorState(*ctx_));
-      states.push_back(std::move(s));
+    for (;;) {
+      std::vector<Chunk> out;
+      RETURN_NOT_OK(p->ops[i]->FinishOperator(*ctx_, &out));
+      if (!out.empty()) {
+        std::vector<std::unique_ptr<OperatorState>> states;
+        for (auto* op : p->ops) {
+          ASSIGN_OR_RETURN(auto s, op->MakeOperatorState(*ctx_));
+          states.push_back(std::move(s));
+        }
+        ASSIGN_OR_RETURN(auto sink, p->sink->MakeLocalSink(*ctx_, p->sink_input));
+        for (auto& c : out) {
+          if (c.batch->num_rows == 0) continue;
+          p->ops[i]->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
+          RETURN_NOT_OK(Push(p, i + 1, states, sink.get(), std::move(c)));
+        }
+        RETURN_NOT_OK(p->sink->Combine(*ctx_, sink.get(), p->sink_input));
+      }
+      RETURN_NOT_OK(ctx_->CheckInterrupt());
+      if (p->sink->SinkFinished()) break;  // a satisfied LIMIT needs no more rounds
+      std::unique_ptr<SourceState> round;
+      {
+        Timer t(p->ops[i]->stats);
+        ASSIGN_OR_RETURN(round, p->ops[i]->NextRound(*ctx_));
+      }
+      if (!round) break;
+      RETURN_NOT_OK(RunWorkers(p, round.get(), i));
     }
-    ASSIGN_OR_RETURN(auto sink, p->sink->MakeLocalSink(*ctx_, p->sink_input));
-    for (auto& c : out) {
-      if (c.batch->num_rows == 0) continue;
-      p->ops[i]->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
-      RETURN_NOT_OK(Push(p, i + 1, states, sink.get(), std::move(c)));
-    }
-    RETURN_NOT_OK(p->sink->Combine(*ctx_, sink.get(), p->sink_input));
   }
-  ScanMetrics m = source->metrics();
-  std::lock_guard<std::mutex> lock(ctx_->metrics_mu);
-  ctx_->scan_metrics.Add(m);
   return Status::OK();
 }
 
@@ -401,23 +423,9 @@ Status PlanStream::RunRound(int64_t round_quota) {
 Status PlanStream::Finish() {
   State& s = *state_;
   Executor::Pipeline* p = &s.pipeline;
-  // Operators with output at the end (outer joins) feed the rest of the pipeline once.
-  for (size_t i = 0; i < p->ops.size(); ++i) {
-    std::vector<Chunk> out;
-    RETURN_NOT_OK(p->ops[i]->FinishOperator(*s.ctx, &out));
-    if (out.empty()) continue;
-    std::vector<std::unique_ptr<OperatorState>> states;
-    for (auto* op : p->ops) {
-      ASSIGN_OR_RETURN(auto os, op->MakeOperatorState(*s.ctx));
-      states.push_back(std::move(os));
-    }
-    ASSIGN_OR_RETURN(auto local, s.sink->MakeLocalSink(*s.ctx, 0));
-    for (auto& c : out) {
-      if (c.batch->num_rows == 0) continue;
-      RETURN_NOT_OK(s.exec.Push(p, i + 1, states, local.get(), std::move(c)));
-    }
-    RETURN_NOT_OK(s.sink->Combine(*s.ctx, local.get(), 0));
-  }
+  // The operators' end output and rounds (a spilled join's partitions) go to the round sink
+  // as a whole.
+  RETURN_NOT_OK(s.exec.FinishOperators(p));
   for (auto& c : s.sink->Take()) {
     if (c.batch && c.batch->num_rows > 0) s.ready.push_back(std::move(c.batch));
   }

@@ -32,7 +32,14 @@ class Executor {
   void AddProgressPhases(Pipeline* p);
   void CompletePhase(const Pipeline& p);
   Status RunPipeline(Pipeline* p);
-  Status RunWorker(Pipeline* p, SourceState* source, const std::atomic<bool>* failed);
+  // One worker: pulls batches from `source` and pushes them from operator `first` on (0: the
+  // pipeline's source feeds the first operator; a round's source feeds operator `first`).
+  Status RunWorker(Pipeline* p, SourceState* source, const std::atomic<bool>* failed, size_t first = 0);
+  // Runs `source` on ctx->threads workers; the first error.
+  Status RunWorkers(Pipeline* p, SourceState* source, size_t first = 0);
+  // After the workers: each operator's FinishOperator output and its further rounds
+  // (PhysicalOperator::NextRound), fed to the rest of the pipeline in operator order.
+  Status FinishOperators(Pipeline* p);
   Status Push(Pipeline* p, size_t i, std::vector<std::unique_ptr<OperatorState>>& states,
               LocalSinkState* sink, Chunk chunk);
 

@@ -53,6 +53,9 @@ class JoinHashTable {
   template <typename F>
   void Matches(const ProbeKeys& k, int64_t i, F&& f) const;
 
+  // Whether probe row i has a key that can match (no NULL in it).
+  bool HasKey(const ProbeKeys& k, int64_t i) const { return int_keys_ ? k.valid[i] != 0 : !k.enc.has_null(i); }
+
   bool int_keys() const { return int_keys_; }
   // Bytes the built table holds: entries, directories and (encoded keys) the build encodings.
   int64_t MemoryBytes() const;

@@ -1,7 +1,8 @@
 // memory_limit with several threads and connections (doc/memory.md): the parallel join build,
 // partitioned aggregation, parallel sort and window fail with OutOfMemoryException naming
 // themselves under a tiny limit and give the right answer under a sufficient one; connections
-// share one limit; statements running at once on two connections release everything.
+// share one limit; statements running at once on two connections release everything; hash
+// joins that spill give the unspilled answer.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -131,6 +132,40 @@ TEST_P(MemoryLimitMt, StatementsOnTwoConnectionsAtOnceReleaseEverything) {
     for (auto& th : threads) th.join();
     EXPECT_EQ(Reserved(), 0) << limit;
     EXPECT_LE(db_->impl().memory->peak(), int64_t{256} << 20);
+  }
+}
+
+TEST_P(MemoryLimitMt, SpillingJoinsGiveTheUnspilledAnswer) {
+  // Workers partition the build side, write spilled partitions and defer probe rows at once
+  // (join_spill_test.cc checks each kind with 1 and 2 threads; this one runs under TSan).
+  db_->impl().spill->ResetDirectory();
+  auto con = db_->Connect();
+  const std::string with =
+      "WITH a AS (SELECT CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 104729) % 60000 END AS k, i AS w "
+      "FROM range(100000) r(i)), b AS (SELECT CASE WHEN j % 17 = 0 THEN NULL ELSE (j * 7919) % 40000 END AS k, "
+      "j AS v, 'b' || CAST(j AS VARCHAR) AS s FROM range(120000) r(j)) ";
+  for (const char* q : {"SELECT count(*), sum(a.w), sum(b.v), max(b.s) FROM a JOIN b ON a.k = b.k",
+                        "SELECT count(*), sum(a.w), sum(b.v), count(b.s) FROM a FULL JOIN b ON a.k = b.k",
+                        "SELECT count(*), sum(w) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.k = a.k "
+                        "AND b.v % 3 = 0)"}) {
+    SCOPED_TRACE(q);
+    ASSERT_TRUE(con->Query("SET memory_limit = '256MB'").ok());
+    std::vector<std::string> expected;
+    {
+      auto r = con->Query(with + q);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      expected = Rows(*r);
+    }
+    const int64_t spilled = db_->impl().spill->bytes_written();
+    ASSERT_TRUE(con->Query("SET memory_limit = '6MB'").ok());
+    {
+      auto r = con->Query(with + q);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(Rows(*r), expected);
+    }
+    EXPECT_GT(db_->impl().spill->bytes_written(), spilled);
+    EXPECT_EQ(db_->impl().spill->files_open(), 0);
+    EXPECT_EQ(Reserved(), 0);
   }
 }
 

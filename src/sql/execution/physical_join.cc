@@ -15,14 +15,12 @@ struct PhysicalJoinBase::ProbeState : OperatorState {
   std::vector<uint32_t> sel;
   RowKeys keys;
   std::vector<int64_t> gids;
+  // Rows of the current batch that a spilled hash join deferred to a later round (empty when
+  // none): they are neither probed nor emitted now.
+  std::vector<uint8_t> deferred;
 };
 
 namespace {
-struct BuildLocal : LocalSinkState {
-  explicit BuildLocal(MemoryReservation m) : memory(std::move(m)) {}
-  std::vector<Chunk> chunks;
-  MemoryReservation memory;
-};
 
 bool TracksLeft(LogicalJoinType t) {
   return t == LogicalJoinType::kLeft || t == LogicalJoinType::kFull || t == LogicalJoinType::kSemi ||
@@ -69,37 +67,54 @@ Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
   std::stable_sort(build_chunks_.begin(), build_chunks_.end(),
                    [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
   std::vector<columnar::BatchPtr> batches;
-  int64_t n = 0;
-  for (auto& c : build_chunks_) {
-    n += c.batch->num_rows;
-    batches.push_back(std::move(c.batch));
-  }
-  build_chunks_.clear();
-  std::vector<columnar::VectorPtr> cols;
-  const int64_t chunk_bytes = BatchesMemoryBytes(batches);
-  if (batches.empty()) {
-    for (const auto& f : right_schema_->fields) cols.push_back(Vector::Make(f.type));
-  } else {
-    // The concatenation copies the chunks (one chunk is used as it is).
-    if (batches.size() > 1) RETURN_NOT_OK(memory_.Resize(2 * chunk_bytes));
-    ASSIGN_OR_RETURN(cols, ConcatColumnsParallel(ctx, batches, right_schema_->size()));
-  }
-  build_ = std::make_shared<columnar::RecordBatch>(right_schema_, std::move(cols), n);
-  const int64_t build_bytes = batches.size() > 1 ? columnar::BatchMemoryBytes(*build_) : 0;
-  RETURN_NOT_OK(memory_.Resize(chunk_bytes + build_bytes));
-  if (TracksBuild(type_) || build_output_) {
-    RETURN_NOT_OK(memory_.Grow(std::max<int64_t>(n, 1)));
-    build_matched_.reset(new std::atomic<uint8_t>[n > 0 ? n : 1]);
-    for (int64_t i = 0; i < n; ++i) build_matched_[i].store(0, std::memory_order_relaxed);
-  }
-  build_batches_ = std::move(batches);
-  Status st = BuildIndex(ctx);
+  for (auto& c : build_chunks_) batches.push_back(c.batch);
+  const int64_t held = memory_.bytes() - BatchesMemoryBytes(batches);
+  Status st = BuildSide(ctx, batches, held);
+  if (st.ok()) build_chunks_.clear();  // on error the caller may still route them (spilling)
+  return st;
+}
+
+void PhysicalJoinBase::ReleaseBuild() {
+  build_.reset();
+  build_matched_.reset();
   build_batches_.clear();
-  RETURN_NOT_OK(st);
-  // The chunks are gone (unless the build is one chunk used as it is); the table stays.
-  RETURN_NOT_OK(memory_.Resize(columnar::BatchMemoryBytes(*build_) +
-                               (build_matched_ ? std::max<int64_t>(n, 1) : 0) +
-                               IndexMemoryBytes()));
+}
+
+Status PhysicalJoinBase::BuildSide(ExecContext& ctx, const std::vector<columnar::BatchPtr>& batches,
+                                   int64_t held) {
+  int64_t n = 0;
+  for (const auto& b : batches) n += b->num_rows;
+  const int64_t chunk_bytes = BatchesMemoryBytes(batches);
+  Status st = [&]() -> Status {
+    std::vector<columnar::VectorPtr> cols;
+    if (batches.empty()) {
+      for (const auto& f : right_schema_->fields) cols.push_back(Vector::Make(f.type));
+    } else {
+      // The concatenation copies the chunks (one chunk is used as it is).
+      if (batches.size() > 1) RETURN_NOT_OK(memory_.Resize(held + 2 * chunk_bytes));
+      ASSIGN_OR_RETURN(cols, ConcatColumnsParallel(ctx, batches, right_schema_->size()));
+    }
+    build_ = std::make_shared<columnar::RecordBatch>(right_schema_, std::move(cols), n);
+    const int64_t build_bytes = batches.size() > 1 ? columnar::BatchMemoryBytes(*build_) : 0;
+    RETURN_NOT_OK(memory_.Resize(held + chunk_bytes + build_bytes));
+    if (TracksBuild(type_) || build_output_) {
+      RETURN_NOT_OK(memory_.Grow(std::max<int64_t>(n, 1)));
+      build_matched_.reset(new std::atomic<uint8_t>[n > 0 ? n : 1]);
+      for (int64_t i = 0; i < n; ++i) build_matched_[i].store(0, std::memory_order_relaxed);
+    }
+    build_batches_ = batches;
+    Status built = BuildIndex(ctx);
+    build_batches_.clear();
+    return built;
+  }();
+  if (!st.ok()) {
+    ReleaseBuild();
+    (void)memory_.Resize(held + chunk_bytes);
+    return st;
+  }
+  // The chunks go with the caller (unless the build is one chunk used as it is); the table stays.
+  RETURN_NOT_OK(memory_.Resize(held + columnar::BatchMemoryBytes(*build_) +
+                               (build_matched_ ? std::max<int64_t>(n, 1) : 0) + IndexMemoryBytes()));
   memory_.Trim();
   return Status::OK();
 }
@@ -184,17 +199,29 @@ Status PhysicalJoinBase::EmitPairs(ExecContext&, ProbeState* st, const Chunk& in
 void PhysicalJoinBase::EmitProbeRemainder(ProbeState* st, const Chunk& in, std::vector<Chunk>* out) {
   if (!TracksLeft(type_) || build_output_) return;
   const auto& left = *in.batch;
+  const bool deferred = !st->deferred.empty();
   if (type_ == LogicalJoinType::kMark) {  // every left row, with its match flag
     auto mark = Vector::Make(columnar::Boolean());
-    for (int64_t i = 0; i < left.num_rows; ++i) mark->Append<uint8_t>(st->left_matched[i] != 0 ? 1 : 0);
+    std::vector<uint32_t> keep;
+    for (int64_t i = 0; i < left.num_rows; ++i) {
+      if (deferred && st->deferred[i]) continue;
+      mark->Append<uint8_t>(st->left_matched[i] != 0 ? 1 : 0);
+      keep.push_back(static_cast<uint32_t>(i));
+    }
+    const auto n = static_cast<int64_t>(keep.size());
+    if (n == 0) return;
     std::vector<columnar::VectorPtr> cols = left.columns;
+    if (n < left.num_rows) {
+      for (auto& c : cols) c = columnar::Gather(*c, keep.data(), n);
+    }
     cols.push_back(std::move(mark));
-    out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), left.num_rows), in.order});
+    out->push_back({std::make_shared<columnar::RecordBatch>(schema(), std::move(cols), n), in.order});
     return;
   }
   bool want = type_ == LogicalJoinType::kSemi;  // semi keeps matched rows, the others unmatched
   std::vector<uint32_t> sel;
   for (int64_t i = 0; i < left.num_rows; ++i) {
+    if (deferred && st->deferred[i]) continue;
     if ((st->left_matched[i] != 0) == want) sel.push_back(static_cast<uint32_t>(i));
   }
   if (sel.empty()) return;
@@ -230,12 +257,6 @@ Status PhysicalJoinBase::FinishOperator(ExecContext& ctx, std::vector<Chunk>* ou
 
 // ---- hash join
 
-PhysicalHashJoin::PhysicalHashJoin(columnar::SchemaPtr schema, LogicalJoinType type,
-                                   std::vector<expr::ExprPtr> left_keys, std::vector<expr::ExprPtr> right_keys,
-                                   expr::ExprPtr residual, size_t left_width, columnar::SchemaPtr right_schema)
-    : PhysicalJoinBase(std::move(schema), type, std::move(residual), left_width, std::move(right_schema)),
-      left_keys_(std::move(left_keys)), right_keys_(std::move(right_keys)) {}
-
 std::string PhysicalHashJoin::Details() const {
   std::string s = std::string(JoinTypeName(type_)) + (build_output_ ? " (build side is the output) " : " ");
   for (size_t i = 0; i < left_keys_.size(); ++i) {
@@ -266,6 +287,13 @@ std::vector<const Vector*> Ptrs(const std::vector<columnar::VectorPtr>& v) {
 }
 }  // namespace
 
+Status PhysicalHashJoin::HashKeys(const std::vector<expr::ExprPtr>& keys, const columnar::RecordBatch& b,
+                                  expr::EvalContext& eval, JoinHashTable::ProbeKeys* out) const {
+  ASSIGN_OR_RETURN(auto cols, EvalKeys(keys, b, eval));
+  hasher_->HashProbe(Ptrs(cols), b.num_rows, out);
+  return Status::OK();
+}
+
 struct PhysicalHashJoin::HashProbeState : ProbeState {
   using ProbeState::ProbeState;
   JoinHashTable::ProbeKeys probe;
@@ -287,7 +315,9 @@ Status PhysicalHashJoin::BuildIndex(ExecContext& ctx) {
     ASSIGN_OR_RETURN(keys[c], EvalKeys(right_keys_, *build_batches_[c], evals[w]));
     return Status::OK();
   }));
+  // A spilled build's indexed part is not all of it: it publishes no filter (physical_join_spill.cc).
   for (auto& [key, filter] : runtime_filters_) {
+    if (Spilling()) break;
     std::vector<const Vector*> chunks;
     for (const auto& k : keys) chunks.push_back(k[key].get());
     if (auto summary = SummarizeKeys(chunks, right_keys_[key]->type)) filter->Publish(std::move(*summary));
@@ -305,12 +335,15 @@ Status PhysicalHashJoin::Execute(ExecContext& ctx, OperatorState* state, Chunk i
   const auto& b = *in.batch;
   const int64_t n = b.num_rows;
   if (TracksLeft(type_) && !build_output_) st->left_matched.assign(n, 0);
-  ASSIGN_OR_RETURN(auto keys, EvalKeys(left_keys_, b, st->eval));
-  table_->HashProbe(Ptrs(keys), n, &st->probe);
+  RETURN_NOT_OK(HashKeys(left_keys_, b, st->eval, &st->probe));
+  st->deferred.clear();
+  if (DefersProbeRows()) RETURN_NOT_OK(DeferProbeRows(ctx, b, st->probe, &st->deferred));
+  const bool deferred = !st->deferred.empty();
   std::vector<uint32_t> pl;
   std::vector<int64_t> pr;
   Status status;
   for (int64_t i = 0; i < n && status.ok(); ++i) {
+    if (deferred && st->deferred[i]) continue;
     table_->Matches(st->probe, i, [&](int64_t r) {
       if (!status.ok()) return;
       pl.push_back(static_cast<uint32_t>(i));

@@ -5,6 +5,16 @@
 // Execute as the probe side. Outer joins track matches: probe-side rows per batch, build-side
 // rows in shared atomic flags whose unmatched rows FinishOperator emits after all probing.
 //
+// Spilling (physical_join_spill.cc; doc/memory.md): when the hash join's build side exceeds its
+// share of memory_limit, or a reservation is refused, and temp_directory is set, the build rows
+// are hash-partitioned 16 ways (hybrid hash join): partitions [0, resident) stay in memory and are
+// indexed as usual, the others go to one spill file each, and probe rows of those partitions are
+// written to the partition's probe file instead of being probed. After the probe side is done,
+// each spilled partition is a round (NextRound): its build rows are loaded and indexed and its
+// probe rows streamed through Execute by all workers, then FinishOperator emits its unmatched
+// build rows. A partition that does not fit is split 16 ways again with a differently seeded hash;
+// one whose build keys are all equal cannot be split and fails with OutOfMemory.
+//
 // Thread-safety: see physical_operator.h; the build side is read-only during probing.
 #pragma once
 
@@ -20,6 +30,8 @@
 #include "sql/execution/runtime_filter.h"
 
 namespace shoal::sql {
+
+struct SpilledPartition;  // physical_join_spill.cc
 
 // Shared by both joins: build-side materialization and output assembly.
 class PhysicalJoinBase : public PhysicalOperator {
@@ -37,6 +49,18 @@ class PhysicalJoinBase : public PhysicalOperator {
   Status Finalize(ExecContext& ctx) override;
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status FinishOperator(ExecContext& ctx, std::vector<Chunk>* out) override;
+  // A worker's build rows.
+  struct BuildLocal : LocalSinkState {
+    explicit BuildLocal(MemoryReservation m) : memory(std::move(m)) {}
+    std::vector<Chunk> chunks;
+    MemoryReservation memory;
+    // Hash join spilling: once partitioned, the worker's rows of resident partitions by
+    // partition (`chunks` is empty), and the number of resident partitions it last saw.
+    bool partitioned = false;
+    std::vector<std::vector<Chunk>> parts;
+    std::vector<int64_t> part_bytes, part_rows;
+    int resident = 0;
+  };
   // For SEMI and ANTI joins planned with the logical left (output) input as the build side,
   // because it is the smaller one: probing only marks build rows, and FinishOperator emits the
   // matched (SEMI) or unmatched (ANTI) build rows. The schema is then the build side's.
@@ -45,7 +69,14 @@ class PhysicalJoinBase : public PhysicalOperator {
 
  protected:
   struct ProbeState;
-  // Called at the end of Finalize once build_ holds the whole build side (and build_batches_
+  // Makes `batches` (in build-row order) the build side: concatenates them into build_, makes
+  // the match flags and calls BuildIndex, keeping memory_ at `held` (what the caller's memory_
+  // held besides the batches) plus what it builds. On error nothing is built and memory_ holds
+  // `held` plus the batches, which the caller still has.
+  Status BuildSide(ExecContext& ctx, const std::vector<columnar::BatchPtr>& batches, int64_t held);
+  // Drops the built side (build_, match flags, index).
+  virtual void ReleaseBuild();
+  // Called at the end of BuildSide once build_ holds the whole build side (and build_batches_
   // its chunks in build-row order; cleared after BuildIndex returns). Grows memory_ by what the
   // index allocates.
   virtual Status BuildIndex(ExecContext& ctx) { return Status::OK(); }
@@ -55,7 +86,8 @@ class PhysicalJoinBase : public PhysicalOperator {
   // emits joined rows for inner/outer joins.
   Status EmitPairs(ExecContext& ctx, ProbeState* st, const Chunk& in, std::vector<uint32_t>& pl,
                    std::vector<int64_t>& pr, std::vector<Chunk>* out);
-  // After all pairs of a probe batch: semi/anti rows and unmatched left rows.
+  // After all pairs of a probe batch: semi/anti rows and unmatched left rows (not the rows
+  // st->deferred marks: they were spilled and are joined in a later round).
   void EmitProbeRemainder(ProbeState* st, const Chunk& in, std::vector<Chunk>* out);
   std::string TypeAndResidual() const;
 
@@ -79,8 +111,13 @@ class PhysicalHashJoin : public PhysicalJoinBase {
                    columnar::SchemaPtr right_schema);
   std::string Name() const override { return "HashJoin"; }
   std::string Details() const override;
+  ~PhysicalHashJoin() override;
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out) override;
+  Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input) override;
+  Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
+  Status Finalize(ExecContext& ctx) override;
+  Result<std::unique_ptr<SourceState>> NextRound(ExecContext& ctx) override;
 
   // Probe rows that match no build row produce nothing (INNER, SEMI, RIGHT, or a join that
   // emits its build side): a runtime filter may remove them before the join.
@@ -94,12 +131,46 @@ class PhysicalHashJoin : public PhysicalJoinBase {
 
  private:
   struct HashProbeState;
+  struct Spill;
   Status BuildIndex(ExecContext& ctx) override;
   int64_t IndexMemoryBytes() const override { return table_ ? table_->MemoryBytes() : 0; }
+  void ReleaseBuild() override;
+
+  // ---- spilling (physical_join_spill.cc)
+  // Whether the build side went to partitions (from the first refusal or share exceeded on).
+  bool Spilling() const;
+  // Whether Execute writes probe rows of spilled partitions to files (the first pass).
+  bool DefersProbeRows() const;
+  // Whether the build side may spill (temp_directory is set).
+  bool MaySpill(const ExecContext& ctx) const { return ctx.CanSpill(); }
+  // Makes the worker's state partitioned: its chunks are routed like new input.
+  Status StartPartitioning(ExecContext& ctx, BuildLocal* l);
+  // Routes one chunk's rows to the worker's resident partitions or the partitions' files.
+  Status SinkPartitioned(ExecContext& ctx, BuildLocal* l, Chunk chunk);
+  // Writes the worker's rows of partitions >= the current resident count to their files.
+  Status FlushSpilled(ExecContext& ctx, BuildLocal* l);
+  // One fewer resident partition, unless another worker lowered it since `seen`.
+  void LowerResident(int seen);
+  Status FinalizeSpilled(ExecContext& ctx);
+  // Splits a partition that did not fit (`refused`) 16 ways at the next hash level into new
+  // work: `loaded` (its build rows read so far), the rest of its build file, its probe file.
+  // OutOfMemory when its build keys are all equal or it was split too often.
+  Status SplitPartition(ExecContext& ctx, SpilledPartition part, std::vector<columnar::BatchPtr> loaded,
+                        const Status& refused);
+  // Evaluates `keys` on `b` and hashes them as the table does (valid: the key has no NULL).
+  Status HashKeys(const std::vector<expr::ExprPtr>& keys, const columnar::RecordBatch& b,
+                  expr::EvalContext& eval, JoinHashTable::ProbeKeys* out) const;
+  // Probe rows of spilled partitions in the first pass (`keys`: their hashed keys): written to
+  // the partitions' probe files and marked in *deferred (left empty when there are none).
+  Status DeferProbeRows(ExecContext& ctx, const columnar::RecordBatch& b, const JoinHashTable::ProbeKeys& keys,
+                        std::vector<uint8_t>* deferred);
+  int64_t SpillBlockBytes(const ExecContext& ctx) const;
 
   std::vector<expr::ExprPtr> left_keys_, right_keys_;
   std::vector<std::pair<size_t, std::shared_ptr<RuntimeFilter>>> runtime_filters_;
   std::unique_ptr<JoinHashTable> table_;  // partitioned, built in parallel (join_hash_table.h)
+  std::unique_ptr<JoinHashTable> hasher_;  // empty: hashes keys as table_ does (before it exists)
+  std::unique_ptr<Spill> spill_;          // the spilling state (physical_join_spill.cc)
 };
 
 // Joins without equality keys: every probe row against every build row (cross product when

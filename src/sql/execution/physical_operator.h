@@ -184,6 +184,13 @@ class PhysicalOperator {
   virtual Status Execute(ExecContext& ctx, OperatorState* state, Chunk in, std::vector<Chunk>* out);
   // After all workers are done: extra output (e.g. unmatched build rows of a FULL join).
   virtual Status FinishOperator(ExecContext& ctx, std::vector<Chunk>* out) { return Status::OK(); }
+  // After FinishOperator: another round of input for this operator's own Execute, or null when
+  // there is none. A spilled hash join returns one per spilled partition (its build rows
+  // indexed, the source handing out its probe rows); the executor runs the source through this
+  // operator and the rest of the pipeline on all workers and calls FinishOperator again.
+  virtual Result<std::unique_ptr<SourceState>> NextRound(ExecContext& ctx) {
+    return std::unique_ptr<SourceState>();
+  }
   // --- sink
   virtual Result<std::unique_ptr<LocalSinkState>> MakeLocalSink(ExecContext& ctx, int input);
   virtual Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input);
