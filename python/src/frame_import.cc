@@ -23,6 +23,8 @@ PyObject* DecimalClass() {
   return cls->ptr();
 }
 
+struct InferredField;
+
 // The SQL type of an object column, inferred from its values.
 struct Inferred {
   enum Kind {
@@ -44,7 +46,14 @@ struct Inferred {
   int int_digits = 1;                                    // DECIMAL
   int scale = 0;                                         // DECIMAL
   std::unique_ptr<Inferred> element;                     // LIST
-  std::vector<std::pair<std::string, Inferred>> fields;  // STRUCT
+  // STRUCT. A named struct rather than std::pair: a pair needs Inferred complete where it is
+  // named, and clang with libstdc++ rejects that.
+  std::vector<InferredField> fields;
+};
+
+struct InferredField {
+  std::string name;
+  Inferred type;
 };
 
 const char* KindName(Inferred::Kind k) {
@@ -123,7 +132,10 @@ void ObserveStruct(Inferred* t, PyObject* v, const std::string& where) {
     for (auto& [n, ft] : t->fields) {
       if (n == name) f = &ft;
     }
-    if (!f) f = &t->fields.emplace_back(name, Inferred()).second;
+    if (!f) {
+      t->fields.push_back(InferredField{name, Inferred()});
+      f = &t->fields.back().type;
+    }
     if (!IsMissing(value)) Observe(f, value, where + "." + name);
   }
 }
