@@ -112,8 +112,7 @@ TEST(SqlParserError, RandomTokenSoupNeverCrashes) {
       "COLUMN", "DROP", ";", ".", "EXISTS", "CAST", "INTERVAL", "DATE", "VERSION", "OF", "=>",
       "1.5", "1e3", "\"q\"", "`b`", "--", "/*", "*/", "'", "DISTINCT", "COPY", "TO", "OPTIMIZE",
       "SEMI", "ANTI", "NATURAL", "LEFT", "FETCH", "FIRST", "ROWS", "ONLY", "OFFSET", "VIEW",
-      "RECURSIVE", "SUBSTRING", "TRIM", "FOR", "LEADING", "BOTH", "CHAR", "VARYING", "DAY",
-      "CHECKPOINT"};
+      "RECURSIVE", "SUBSTRING", "TRIM", "FOR", "LEADING", "BOTH", "CHAR", "VARYING", "DAY"};
   std::mt19937 rng(12345);
   int parsed = 0;
   for (int iter = 0; iter < 20000; ++iter) {
