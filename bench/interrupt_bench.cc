@@ -7,8 +7,6 @@
 // With --at S (a statement too long to run to its end) it interrupts K times at S seconds instead.
 //
 //   bench_interrupt_bench [--threads N] [--steps K] [--at S] [--setup SQL]... STATEMENT
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,18 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_seconds.h"
 #include "shoal/database.h"
 
 using namespace shoal;
 
 namespace {
-
-double CpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 double Seconds(std::chrono::steady_clock::time_point from) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
