@@ -19,19 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "cpu_seconds.h"
 #include "shoal/database.h"
 
 using namespace shoal;
 namespace fsys = std::filesystem;
 
 namespace {
-
-double CpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 // Size of every file under `root` outside _delta_log, by path.
 std::map<std::string, int64_t> DataFiles(const std::string& root) {

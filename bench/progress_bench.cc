@@ -4,8 +4,6 @@
 // wall and CPU seconds of each and the ratio callback / none. The callback only counts calls.
 //
 //   bench_progress_bench [dir] [rows] [files] [runs]   (default /tmp/shoal_progress_bench 20000000 16 5)
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -15,18 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "cpu_seconds.h"
 #include "shoal/database.h"
 
 using namespace shoal;
 
 namespace {
-
-double CpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

@@ -69,14 +69,16 @@ std::vector<std::string> CompletePath(std::string_view partial) {
 
 const std::vector<std::string>& CompletionKeywords() {
   static const std::vector<std::string> kKeywords = {
-      "ALL", "ALTER", "AND", "AS", "ASC", "BEGIN", "BETWEEN", "BY", "CASE", "CAST", "COMMIT", "COPY", "CREATE",
-      "CROSS", "DATABASE", "DELETE", "DESC", "DESCRIBE", "DISTINCT", "DROP", "ELSE", "END", "EXCEPT", "EXISTS",
-      "EXPLAIN", "FALSE", "FROM", "FULL", "GROUP", "HAVING", "HISTORY", "IF", "ILIKE", "IN", "INNER", "INSERT",
-      "INTERSECT", "INTERVAL", "INTO", "IS", "JOIN", "LATERAL", "LEFT", "LIKE", "LIMIT", "MATCHED", "MERGE",
-      "NATURAL", "NOT", "NULL", "OFFSET", "ON", "OPTIMIZE", "OR", "ORDER", "OUTER", "OVER", "PARTITION",
-      "PARTITIONED", "PIVOT", "QUALIFY", "RECURSIVE", "REPLACE", "RESET", "RESTORE", "RIGHT", "ROLLBACK",
-      "SELECT", "SET", "SHOW", "TABLE", "TABLES", "TABLESAMPLE", "THEN", "TO", "TRUE", "TRUNCATE", "UNION",
-      "UNPIVOT", "UPDATE", "USING", "VACUUM", "VALUES", "VIEW", "WHEN", "WHERE", "WINDOW", "WITH", "ZORDER",
+      "ALL", "ALTER", "AND", "AS", "ASC", "BEGIN", "BETWEEN", "BY", "CASE", "CAST", "CHECKPOINT",
+      "COMMIT", "COPY", "CREATE", "CROSS", "DATABASE", "DELETE", "DESC", "DESCRIBE", "DISTINCT",
+      "DROP", "ELSE", "END", "EXCEPT", "EXISTS", "EXPLAIN", "FALSE", "FROM", "FULL", "GROUP",
+      "HAVING", "HISTORY", "IF", "ILIKE", "IN", "INNER", "INSERT", "INTERSECT", "INTERVAL", "INTO",
+      "IS", "JOIN", "LATERAL", "LEFT", "LIKE", "LIMIT", "MATCHED", "MERGE", "NATURAL", "NOT",
+      "NULL", "OFFSET", "ON", "OPTIMIZE", "OR", "ORDER", "OUTER", "OVER", "PARTITION",
+      "PARTITIONED", "PIVOT", "QUALIFY", "RECURSIVE", "REPLACE", "RESET", "RESTORE", "RIGHT",
+      "ROLLBACK", "SELECT", "SET", "SHOW", "TABLE", "TABLES", "TABLESAMPLE", "THEN", "TO", "TRUE",
+      "TRUNCATE", "UNION", "UNPIVOT", "UPDATE", "USING", "VACUUM", "VALUES", "VIEW", "WHEN",
+      "WHERE", "WINDOW", "WITH", "ZORDER",
   };
   return kKeywords;
 }

@@ -11,52 +11,80 @@ namespace shoal::sql {
 using columnar::TypeId;
 
 RowComparator::RowComparator(const std::vector<const columnar::Vector*>& keys,
-                             const std::vector<SortSpec>& specs) {
+                             const std::vector<SortSpec>& specs)
+    : RowComparator(keys, specs, Deferred{}) {
+  NormalizeRows(0, keys.empty() ? 0 : keys[0]->size());
+}
+
+RowComparator::RowComparator(const std::vector<const columnar::Vector*>& keys,
+                             const std::vector<SortSpec>& specs, Deferred) {
   for (size_t k = 0; k < keys.size(); ++k) {
     const columnar::Vector& v = *keys[k];
-    const int64_t n = v.size();
+    const size_t n = static_cast<size_t>(v.size());
     Key key;
     key.spec = specs[k];
+    key.column = &v;
     if (v.MayHaveNulls()) key.validity = v.validity().data();
     const auto& t = *v.type();
     if (t.id() == TypeId::kNull) {
       key.kind = Kind::kNull;
     } else if (t.IsStringLike()) {
       key.kind = Kind::kString;
-      key.strings.resize(n);
-      for (int64_t i = 0; i < n; ++i) key.strings[i] = v.GetString(i);
+      key.strings = std::make_unique_for_overwrite<std::string_view[]>(n);
     } else if (t.IsNested()) {
       key.kind = Kind::kValue;
-      for (int64_t i = 0; i < n; ++i) key.values.push_back(columnar::Value::FromVector(v, i));
+      key.values = std::make_unique<columnar::Value[]>(n);
     } else if (t.IsFloating()) {
       key.kind = Kind::kFloat;
-      key.floats.resize(n);
-      if (t.id() == TypeId::kFloat) {
-        for (int64_t i = 0; i < n; ++i) key.floats[i] = v.Get<float>(i);
-      } else {
-        std::memcpy(key.floats.data(), v.data<double>(), n * sizeof(double));
-      }
+      key.floats = std::make_unique_for_overwrite<double[]>(n);
     } else if (t.IsWideDecimal() || t.id() == TypeId::kUInt64) {
       key.kind = Kind::kWide;
-      key.wides.resize(n);
-      if (t.id() == TypeId::kUInt64) {
-        for (int64_t i = 0; i < n; ++i) key.wides[i] = v.Get<uint64_t>(i);
-      } else {
-        for (int64_t i = 0; i < n; ++i) key.wides[i] = v.Get<__int128>(i);
-      }
+      key.wides = std::make_unique_for_overwrite<__int128[]>(n);
     } else {
       key.kind = Kind::kInt;
-      key.ints.resize(n);
-      expr::DispatchFixed(
-          t,
-          [&](auto tag) {
-            using T = decltype(tag);
-            const T* d = v.data<T>();
-            for (int64_t i = 0; i < n; ++i) key.ints[i] = static_cast<int64_t>(d[i]);
-          },
-          [] {});
+      key.ints = std::make_unique_for_overwrite<int64_t[]>(n);
     }
     keys_.push_back(std::move(key));
+  }
+}
+
+void RowComparator::NormalizeRows(int64_t from, int64_t to) {
+  for (Key& key : keys_) {
+    const columnar::Vector& v = *key.column;
+    const auto& t = *v.type();
+    switch (key.kind) {
+      case Kind::kNull: break;
+      case Kind::kString:
+        for (int64_t i = from; i < to; ++i) key.strings[i] = v.GetString(i);
+        break;
+      case Kind::kValue:
+        for (int64_t i = from; i < to; ++i) key.values[i] = columnar::Value::FromVector(v, i);
+        break;
+      case Kind::kFloat:
+        if (t.id() == TypeId::kFloat) {
+          for (int64_t i = from; i < to; ++i) key.floats[i] = v.Get<float>(i);
+        } else if (to > from) {
+          std::memcpy(key.floats.get() + from, v.data<double>() + from, (to - from) * sizeof(double));
+        }
+        break;
+      case Kind::kWide:
+        if (t.id() == TypeId::kUInt64) {
+          for (int64_t i = from; i < to; ++i) key.wides[i] = v.Get<uint64_t>(i);
+        } else {
+          for (int64_t i = from; i < to; ++i) key.wides[i] = v.Get<__int128>(i);
+        }
+        break;
+      case Kind::kInt:
+        expr::DispatchFixed(
+            t,
+            [&](auto tag) {
+              using T = decltype(tag);
+              const T* d = v.data<T>();
+              for (int64_t i = from; i < to; ++i) key.ints[i] = static_cast<int64_t>(d[i]);
+            },
+            [&] { std::fill(key.ints.get() + from, key.ints.get() + to, int64_t{0}); });  // all equal
+        break;
+    }
   }
 }
 

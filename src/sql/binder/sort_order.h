@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -21,7 +22,15 @@ struct SortSpec {
 // Compares rows of equal-length key columns, each normalized once into a flat array.
 class RowComparator {
  public:
+  // Normalizes every row (one pass over the keys).
   RowComparator(const std::vector<const columnar::Vector*>& keys, const std::vector<SortSpec>& specs);
+  // Allocates the normalized arrays without filling them: NormalizeRows must cover a row before
+  // it is compared. Lets a caller normalize in pieces, on several threads and between interrupt
+  // checks (parallel_sort.h).
+  struct Deferred {};
+  RowComparator(const std::vector<const columnar::Vector*>& keys, const std::vector<SortSpec>& specs, Deferred);
+  // Normalizes rows [from, to) of every key; disjoint ranges may be normalized concurrently.
+  void NormalizeRows(int64_t from, int64_t to);
   // <0, 0, >0 as row a sorts before, with, after row b.
   int Compare(int64_t a, int64_t b) const;
 
@@ -30,12 +39,14 @@ class RowComparator {
   struct Key {
     Kind kind = Kind::kInt;
     SortSpec spec;
+    const columnar::Vector* column = nullptr;
     const uint8_t* validity = nullptr;  // null: no NULLs
-    std::vector<int64_t> ints;
-    std::vector<__int128> wides;
-    std::vector<double> floats;
-    std::vector<std::string_view> strings;
-    std::vector<columnar::Value> values;
+    // Allocated uninitialized (no pass of zeroes before NormalizeRows writes them).
+    std::unique_ptr<int64_t[]> ints;
+    std::unique_ptr<__int128[]> wides;
+    std::unique_ptr<double[]> floats;
+    std::unique_ptr<std::string_view[]> strings;
+    std::unique_ptr<columnar::Value[]> values;
   };
   std::vector<Key> keys_;
 };

@@ -1,9 +1,10 @@
-// ParallelSortIndices against the serial stable SortIndices on generated keys (NULLs, many
-// ties, strings, DESC), with 1 to 5 threads.
+// ParallelSortIndices and SerialSortIndices against the serial stable SortIndices on generated
+// keys (NULLs, many ties, strings, DESC), with 1 to 5 threads; both stop on an interrupt.
 #include "sql/execution/parallel_sort.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 #include <string>
 
@@ -21,7 +22,7 @@ TEST(ParallelSortIndices, EqualsTheSerialStableSort) {
     ExecContext ctx;
     ctx.threads = threads;
     ctx.pool = &pool;
-    for (int64_t n : {int64_t{1000}, int64_t{200000}}) {
+    for (int64_t n : {int64_t{1000}, int64_t{200000}, int64_t{3 * 65536 + 7}}) {
       auto a = Vector::Make(columnar::Int64());
       auto s = Vector::Make(columnar::String());
       for (int64_t i = 0; i < n; ++i) {
@@ -39,8 +40,31 @@ TEST(ParallelSortIndices, EqualsTheSerialStableSort) {
         auto got = ParallelSortIndices(ctx, keys, specs, n);
         ASSERT_TRUE(got.ok());
         ASSERT_EQ(*got, want) << threads << " threads, " << n << " rows, desc " << desc;
+        auto serial = SerialSortIndices(ctx, keys, specs, n);
+        ASSERT_TRUE(serial.ok());
+        ASSERT_EQ(*serial, want) << "serial, " << n << " rows, desc " << desc;
       }
     }
+  }
+}
+
+TEST(ParallelSortIndices, StopsOnAnInterrupt) {
+  const int64_t n = 500000;
+  auto a = Vector::Make(columnar::Int64());
+  for (int64_t i = 0; i < n; ++i) a->Append<int64_t>((i * 7919) % 100003);
+  std::vector<const Vector*> keys = {a.get()};
+  std::vector<SortSpec> specs = {{false, true}};
+  std::atomic<bool> interrupted{true};
+  for (int threads : {1, 2}) {
+    ThreadPool pool(threads - 1);
+    ExecContext ctx;
+    ctx.threads = threads;
+    ctx.pool = &pool;
+    ctx.interrupted = &interrupted;
+    auto parallel = ParallelSortIndices(ctx, keys, specs, n);
+    EXPECT_EQ(parallel.status().code(), StatusCode::kInterrupted) << threads;
+    auto serial = SerialSortIndices(ctx, keys, specs, n);
+    EXPECT_EQ(serial.status().code(), StatusCode::kInterrupted) << threads;
   }
 }
 

@@ -165,7 +165,7 @@ Status PhysicalSort::Finalize(ExecContext& ctx) {
   if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
   if (!runs_.empty()) return FinalizeSpilled(ctx);
   if (chunks_.empty()) return memory_.Resize(0);
-  if (limit_ >= 0 || TaskWorkers(ctx, 2) == 1) {
+  if (limit_ >= 0) {
     // The chunks, their concatenated copy (none for one chunk), the sort and the gathered
     // output (the kept rows' data columns), then the output and its slices.
     int64_t rows = 0;
@@ -182,7 +182,8 @@ Status PhysicalSort::Finalize(ExecContext& ctx) {
     c.batch.reset();
     return memory_.Resize(BatchesMemoryBytes(result_));
   }
-  // All threads: concatenate, sort (parallel_sort.h), gather one output batch per task.
+  // All threads (or the one): concatenate, sort (parallel_sort.h), gather one output batch per
+  // task.
   std::stable_sort(chunks_.begin(), chunks_.end(), [](const Chunk& a, const Chunk& b) { return a.order < b.order; });
   // The chunks and their concatenated copy; then (the chunks freed) the sort's scratch; then
   // the permutation and the gathered output.
@@ -210,19 +211,29 @@ Status PhysicalSort::Finalize(ExecContext& ctx) {
     key_cols.push_back(cols[ndata + k].get());
     specs.push_back({keys_[k].descending, keys_[k].nulls_first});
   }
-  ASSIGN_OR_RETURN(std::vector<uint32_t> idx, ParallelSortIndices(ctx, key_cols, specs, n));
+  Result<std::vector<uint32_t>> sorted = ParallelSortIndices(ctx, key_cols, specs, n);
+  if (!sorted.ok()) {
+    ReleaseLater(ctx, std::move(cols));  // a cancelled sort returns before its columns are unmapped
+    return sorted.status();
+  }
+  std::vector<uint32_t> idx = std::move(*sorted);
   RETURN_NOT_OK(memory_.Resize(col_bytes + static_cast<int64_t>(idx.capacity() * sizeof(uint32_t)) +
                                data_bytes));
   const int64_t bs = std::max(1, ctx.batch_size);
   result_.assign((n + bs - 1) / bs, nullptr);
-  RETURN_NOT_OK(RunTasks(ctx, static_cast<int64_t>(result_.size()), [&](int64_t t, int) {
+  Status gathered = RunTasks(ctx, static_cast<int64_t>(result_.size()), [&](int64_t t, int) {
     const int64_t at = t * bs, k = std::min(bs, n - at);
     std::vector<columnar::VectorPtr> out;
     for (size_t c = 0; c < ndata; ++c)
       out.push_back(columnar::Gather(*cols[c], idx.data() + at, k));
     result_[t] = std::make_shared<columnar::RecordBatch>(schema(), std::move(out), k);
     return Status::OK();
-  }));
+  });
+  if (!gathered.ok()) {
+    ReleaseLater(ctx, std::move(cols), std::move(idx), std::move(result_));
+    result_.clear();
+    return gathered;
+  }
   return memory_.Resize(BatchesMemoryBytes(result_));
 }
 

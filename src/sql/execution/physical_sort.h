@@ -1,6 +1,6 @@
 // ORDER BY: materializes its input with the evaluated sort keys, then sorts stably by them
-// (sort_order.h); with several threads and no limit, Finalize concatenates, sorts (sorted runs
-// merged k-way, parallel_sort.h) and gathers the output batches on all threads. With a limit it is a top-N: each worker keeps only its best `limit` rows,
+// (sort_order.h); without a limit, Finalize concatenates, sorts (sorted runs merged k-way,
+// parallel_sort.h) and gathers the output batches on all threads, hearing Ctrl-C throughout. With a limit it is a top-N: each worker keeps only its best `limit` rows,
 // compacting as input arrives, so memory stays O(limit) per worker.
 //
 // Spilling (physical_sort_spill.cc; doc/memory.md): without a limit, when a worker's rows reach

@@ -2,6 +2,7 @@
 // that streams their k-way merge.
 #include <algorithm>
 
+#include "sql/execution/parallel_sort.h"
 #include "sql/execution/physical_sort.h"
 
 namespace shoal::sql {
@@ -100,7 +101,7 @@ Status PhysicalSort::SpillRun(ExecContext& ctx, std::vector<Chunk>* chunks, Memo
     key_cols.push_back(cols[ndata + k].get());
     specs.push_back({keys_[k].descending, keys_[k].nulls_first});
   }
-  const std::vector<uint32_t> idx = SortIndices(key_cols, specs, n);
+  ASSIGN_OR_RETURN(const std::vector<uint32_t> idx, SerialSortIndices(ctx, key_cols, specs, n));
   const columnar::SchemaPtr run_schema = RunSchema();
   ASSIGN_OR_RETURN(auto file, ctx.spill->Create(run_schema, RunWriteBytes(ctx), &stats.spilled_bytes));
   const int64_t row_bytes = bytes / std::max<int64_t>(n, 1) + 16;

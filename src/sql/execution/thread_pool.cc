@@ -32,6 +32,18 @@ void ThreadPool::WorkerLoop() {
   }
 }
 
+void ThreadPool::Post(std::function<void()> fn) {
+  if (threads_.empty()) {
+    fn();
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(fn));
+  }
+  cv_.notify_one();
+}
+
 void ThreadPool::Run(int n, const std::function<void(int)>& fn) {
   if (n <= 0) return;
   if (n == 1 || threads_.empty()) {

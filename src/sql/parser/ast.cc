@@ -972,6 +972,7 @@ std::string Statement::ToString() const {
       if (s.dry_run) out += " DRY RUN";
       return out;
     }
+    case StatementKind::kCheckpoint: return "CHECKPOINT " + As<CheckpointStatement>().table.ToString();
     case StatementKind::kRestore: {
       const auto& s = As<RestoreStatement>();
       return "RESTORE TABLE " + s.table.ToString() + " TO " + s.target.ToString();

@@ -612,7 +612,7 @@ struct JoinRef : TableRef {
 enum class StatementKind : uint8_t {
   kSelect, kExplain, kCreateTable, kDropTable, kShowTables, kDescribe, kInsert, kDelete,
   kUpdate, kMerge, kOptimize, kReorg, kVacuum, kRestore, kAlterTable, kTransaction, kSet,
-  kReset, kCopy, kCreateView, kDropView, kShowSetting,
+  kReset, kCopy, kCreateView, kDropView, kShowSetting, kCheckpoint,
 };
 
 struct Statement {
@@ -832,6 +832,13 @@ struct VacuumStatement : Statement {
   TableName table;
   std::optional<std::string> retain_hours;  // number text as written (RETAIN 168 HOURS)
   bool dry_run = false;
+};
+
+// CHECKPOINT [TABLE] t (shoal's own, named after DuckDB's): writes the checkpoint of t's latest
+// version as the automatic checkpoint at commit would.
+struct CheckpointStatement : Statement {
+  explicit CheckpointStatement(size_t pos) : Statement(StatementKind::kCheckpoint, pos) {}
+  TableName table;
 };
 
 // RESTORE [TABLE] t TO VERSION AS OF n | TO TIMESTAMP AS OF 'ts'.

@@ -169,6 +169,7 @@ class Parser {
   Result<StatementPtr> ParseOptimize();
   Result<StatementPtr> ParseReorg();
   Result<StatementPtr> ParseVacuum();
+  Result<StatementPtr> ParseCheckpoint();
   Result<StatementPtr> ParseRestore();
   Result<StatementPtr> ParseTransaction();
   Result<StatementPtr> ParseSet();

@@ -1,5 +1,5 @@
 // Statement dispatch, DML (INSERT/DELETE/UPDATE/MERGE), table maintenance (OPTIMIZE, REORG,
-// VACUUM, RESTORE), DESCRIBE/SHOW/EXPLAIN, transactions, SET/RESET and COPY.
+// VACUUM, CHECKPOINT, RESTORE), DESCRIBE/SHOW/EXPLAIN, transactions, SET/RESET and COPY.
 #include <algorithm>
 
 #include "columnar/time_zone.h"
@@ -44,6 +44,7 @@ Result<StatementPtr> Parser::ParseStatementBody() {
   if (t.IsKeyword("OPTIMIZE")) return ParseOptimize();
   if (t.IsKeyword("REORG")) return ParseReorg();
   if (t.IsKeyword("VACUUM")) return ParseVacuum();
+  if (t.IsKeyword("CHECKPOINT")) return ParseCheckpoint();
   if (t.IsKeyword("RESTORE")) return ParseRestore();
   if (t.IsKeyword("BEGIN") || t.IsKeyword("START") || t.IsKeyword("COMMIT") ||
       t.IsKeyword("ROLLBACK") || t.IsKeyword("PREPARE")) {
@@ -311,6 +312,13 @@ Result<StatementPtr> Parser::ParseVacuum() {
     RETURN_NOT_OK(ExpectKeyword("RUN"));
     s->dry_run = true;
   }
+  return StatementPtr(std::move(s));
+}
+
+Result<StatementPtr> Parser::ParseCheckpoint() {
+  auto s = Make<CheckpointStatement>(Advance().offset);
+  if (PeekIdentifier(1)) AcceptKeyword("TABLE");  // TABLE is optional
+  ASSIGN_OR_RETURN(s->table, ParseTableName());
   return StatementPtr(std::move(s));
 }
 

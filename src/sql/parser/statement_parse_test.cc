@@ -259,6 +259,13 @@ TEST(SqlParserStatement, MaintenanceStatements) {
   EXPECT_EQ(v->retain_hours, "0.5");
   EXPECT_TRUE(v->dry_run);
   EXPECT_EQ(Print("VACUUM t"), "VACUUM t");
+  auto c = Parse<CheckpointStatement>("checkpoint s.t", StatementKind::kCheckpoint);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->table.ToString(), "s.t");
+  EXPECT_EQ(Print("CHECKPOINT TABLE t"), "CHECKPOINT t");
+  EXPECT_EQ(Print("CHECKPOINT delta.`/x`"), "CHECKPOINT delta.`/x`");
+  EXPECT_FALSE(ParseStatement("CHECKPOINT").ok());
+  EXPECT_FALSE(ParseStatement("CHECKPOINT t t2").ok());
   auto r = Parse<RestoreStatement>("RESTORE TABLE t TO VERSION AS OF 7", StatementKind::kRestore);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->target.kind, TimeTravel::Kind::kVersion);

@@ -1,6 +1,6 @@
 // DatabaseOptions::progress: every statement kind that runs a plan (SELECT with scans, joins,
 // aggregates and sorts, CTAS, INSERT, COPY, UPDATE, DELETE, MERGE), OPTIMIZE, VACUUM,
-// OPTIMIZE ... COMPACT LOG and the statements that only open a table's log report a monotone
+// OPTIMIZE ... COMPACT LOG, CHECKPOINT and the statements that only open a table's log report a monotone
 // fraction that ends at 1.0; SET enable_progress_bar = false silences it.
 #include <gtest/gtest.h>
 
@@ -88,6 +88,8 @@ TEST_F(ProgressCallbackTest, MaintenanceAndLogLoadsReportMonotoneFractionsEnding
   ExpectMonotoneToOne("VACUUM t RETAIN 0 HOURS DRY RUN");
   ExpectMonotoneToOne("VACUUM t RETAIN 0 HOURS");
   ExpectMonotoneToOne("OPTIMIZE t COMPACT LOG");
+  ExpectMonotoneToOne("CHECKPOINT t");
+  ExpectMonotoneToOne("CHECKPOINT t");  // the version has one now: only the log's load
   // Statements whose work is the log's load: the opening phase alone.
   ExpectMonotoneToOne("DESCRIBE HISTORY t");
   for (int i = 0; i < 70; ++i) Ok("INSERT INTO t VALUES (" + std::to_string(i) + ", 1)");

@@ -45,6 +45,7 @@ const std::map<StatementKind, Handler>& Handlers() {
       {StatementKind::kMerge, &Session::RunMerge},
       {StatementKind::kOptimize, &Session::RunOptimize},
       {StatementKind::kReorg, &Session::RunReorg},
+      {StatementKind::kCheckpoint, &Session::RunCheckpoint},
   };
   return handlers;
 }
@@ -76,6 +77,7 @@ std::string StatementTypeName(const Statement& s) {
     case StatementKind::kOptimize: return "OPTIMIZE";
     case StatementKind::kReorg: return "REORG";
     case StatementKind::kVacuum: return "VACUUM";
+    case StatementKind::kCheckpoint: return "CHECKPOINT";
     case StatementKind::kRestore: return "RESTORE";
     case StatementKind::kAlterTable: return "ALTER TABLE";
     case StatementKind::kSet: return "SET";

@@ -92,6 +92,8 @@ class Session {
   Result<QueryResult> RunMerge(const Statement& s);
   Result<QueryResult> RunOptimize(const Statement& s);
   Result<QueryResult> RunReorg(const Statement& s);
+  // CHECKPOINT t (session_checkpoint.cc)
+  Result<QueryResult> RunCheckpoint(const Statement& s);
 
   // --- writes (sql/write/table_write.h; implemented in session_transaction.cc)
   // Begins the current statement's write to table `name`: joins the explicit transaction on it
