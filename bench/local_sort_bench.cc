@@ -199,8 +199,12 @@ int main(int argc, char** argv) {
        {{"shoal.localSort.columns", "l_shipmode,l_shipdate"}, {"shoal.localSort.mode", "zorder"}}},
   };
   std::vector<Config> configs;
+  const std::string wanted = "," + layouts + ",";
   for (const auto& c : all) {
-    if (("," + layouts + ",").find("," + std::string(c.key) + ",") != std::string::npos) configs.push_back(c);
+    std::string key = ",";
+    key += c.key;
+    key += ',';
+    if (wanted.find(key) != std::string::npos) configs.push_back(c);
   }
   if (configs.empty()) {
     std::fprintf(stderr, "no layout selected by '%s' (unsorted, sorted, zorder)\n", layouts.c_str());

@@ -56,7 +56,7 @@ Status BuildTable(const std::shared_ptr<io::FileSystem>& fs, const std::string& 
       cols[0]->Append<int64_t>(f * rows + i);
       cols[1]->Append<int64_t>(static_cast<int64_t>(rng() % 1000000));
       cols[2]->Append<double>(static_cast<double>(rng() % 1000000) / 7.0);
-      cols[3]->AppendString("v" + std::to_string(rng() % 10000));
+      cols[3]->AppendString(std::string("v").append(std::to_string(rng() % 10000)));
     }
     RETURN_NOT_OK(writer->Write(columnar::RecordBatch(bs, cols, rows)));
     ASSIGN_OR_RETURN(auto adds, writer->Finish());

@@ -1,6 +1,7 @@
 // ScanMetrics (include/shoal/database.h): summing and the JSON line of `--stats`. In the base
 // layer so every layer that scans can add to it.
 #include <string>
+#include <utility>
 
 #include "shoal/database.h"
 
@@ -30,18 +31,38 @@ void ScanMetrics::Add(const ScanMetrics& o) {
 }
 
 std::string ScanMetrics::ToJson() const {
-  auto kv = [](const char* k, int64_t v) { return std::string("\"") + k + "\":" + std::to_string(v); };
-  return "{" + kv("files_total", files_total) + "," + kv("files_read", files_read) + "," +
-         kv("row_groups_total", row_groups_total) + "," + kv("row_groups_read", row_groups_read) + "," +
-         kv("pages_total", pages_total) + "," + kv("pages_read", pages_read) + "," +
-         kv("bytes_read", bytes_read) + "," + kv("rows_scanned", rows_scanned) + "," +
-         kv("rows_returned", rows_returned) + "," + kv("files_pruned_partition", files_pruned_partition) + "," +
-         kv("files_pruned_stats", files_pruned_stats) + "," + kv("row_groups_pruned_stats", row_groups_pruned_stats) +
-         "," + kv("row_groups_pruned_dictionary", row_groups_pruned_dictionary) + "," +
-         kv("row_groups_pruned_bloom", row_groups_pruned_bloom) + "," + kv("pages_pruned_index", pages_pruned_index) +
-         "," + kv("rows_pruned_index", rows_pruned_index) + "," + kv("rows_deleted_dv", rows_deleted_dv) + "," +
-         kv("rows_prewhere_filtered", rows_prewhere_filtered) + "," +
-         kv("pages_skipped_prewhere", pages_skipped_prewhere) + "," + kv("elapsed_ms", elapsed_ms) + "}";
+  const std::pair<const char*, int64_t> fields[] = {
+      {"files_total", files_total},
+      {"files_read", files_read},
+      {"row_groups_total", row_groups_total},
+      {"row_groups_read", row_groups_read},
+      {"pages_total", pages_total},
+      {"pages_read", pages_read},
+      {"bytes_read", bytes_read},
+      {"rows_scanned", rows_scanned},
+      {"rows_returned", rows_returned},
+      {"files_pruned_partition", files_pruned_partition},
+      {"files_pruned_stats", files_pruned_stats},
+      {"row_groups_pruned_stats", row_groups_pruned_stats},
+      {"row_groups_pruned_dictionary", row_groups_pruned_dictionary},
+      {"row_groups_pruned_bloom", row_groups_pruned_bloom},
+      {"pages_pruned_index", pages_pruned_index},
+      {"rows_pruned_index", rows_pruned_index},
+      {"rows_deleted_dv", rows_deleted_dv},
+      {"rows_prewhere_filtered", rows_prewhere_filtered},
+      {"pages_skipped_prewhere", pages_skipped_prewhere},
+      {"elapsed_ms", elapsed_ms},
+  };
+  std::string out = "{";
+  for (const auto& [key, value] : fields) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    out += key;
+    out += "\":";
+    out += std::to_string(value);
+  }
+  out += '}';
+  return out;
 }
 
 }  // namespace shoal

@@ -24,7 +24,10 @@ std::string ProgressBar::Update(double fraction, std::string_view what, int64_t 
   last_draw_ms_ = now_ms;
   last_percent_ = percent;
   drawn_ = true;
-  return "\r" + Render(fraction, what, width_ - 1) + "\x1b[K";
+  std::string line = "\r";
+  line += Render(fraction, what, width_ - 1);
+  line += "\x1b[K";
+  return line;
 }
 
 std::string ProgressBar::Clear() {

@@ -34,7 +34,10 @@ class ShellDotCommands : public ::testing::Test {
     std::ofstream(dir_.Join("stdin.txt"), std::ios::binary) << input;
     std::string cmd = "cd " + testing::ShellQuote(dir_.path()) + " && " + env + " " + testing::ShellQuote(binary_) + " " +
                       testing::ShellQuote(dir_.Join("wh"));
-    for (const std::string& a : args) cmd += " " + testing::ShellQuote(a);
+    for (const std::string& a : args) {
+      cmd += ' ';
+      cmd += testing::ShellQuote(a);
+    }
     cmd += " < " + testing::ShellQuote(dir_.Join("stdin.txt")) + " 2> " + testing::ShellQuote(dir_.Join("stderr.txt"));
     Outcome r;
     r.code = testing::RunCommand(cmd, &r.out);
@@ -144,7 +147,9 @@ TEST_F(ShellDotCommands, ReadmeListsWhatHelpPrints) {
   while (start < r.out.size()) {
     size_t end = r.out.find('\n', start);
     std::string line = r.out.substr(start, end - start);
-    if (!line.empty() && line[0] == '.') EXPECT_NE(readme.find(line + "\n"), std::string::npos) << line;
+    if (!line.empty() && line[0] == '.') {
+      EXPECT_NE(readme.find(line + "\n"), std::string::npos) << line;
+    }
     start = end + 1;
   }
 }

@@ -34,7 +34,10 @@ class ShellE2E : public ::testing::Test {
   Outcome Shoal(const std::vector<std::string>& args, const std::string& input = "") {
     std::ofstream(dir_.Join("stdin.txt"), std::ios::binary) << input;
     std::string cmd = testing::ShellQuote(binary_);
-    for (const std::string& a : args) cmd += " " + testing::ShellQuote(a);
+    for (const std::string& a : args) {
+      cmd += ' ';
+      cmd += testing::ShellQuote(a);
+    }
     cmd += " < " + testing::ShellQuote(dir_.Join("stdin.txt")) + " 2> " +
            testing::ShellQuote(dir_.Join("stderr.txt"));
     Outcome r;

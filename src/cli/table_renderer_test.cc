@@ -88,10 +88,12 @@ TEST(TableRenderer, ElidesMiddleRowsWithFooter) {
   std::string t = RenderTable(b.Build(/*batch_rows=*/7), layout);
   ExpectRectangular(t, 80);
   for (int shown : {0, 4, 95, 99}) {
-    EXPECT_NE(t.find(" " + std::to_string(shown) + " │"), std::string::npos) << shown << "\n" << t;
+    const std::string cell = std::string(" ").append(std::to_string(shown)).append(" │");
+    EXPECT_NE(t.find(cell), std::string::npos) << shown << "\n" << t;
   }
   for (int hidden : {5, 50, 94}) {
-    EXPECT_EQ(t.find(" " + std::to_string(hidden) + " │"), std::string::npos) << hidden << "\n" << t;
+    const std::string cell = std::string(" ").append(std::to_string(hidden)).append(" │");
+    EXPECT_EQ(t.find(cell), std::string::npos) << hidden << "\n" << t;
   }
   EXPECT_NE(t.find("·"), std::string::npos);
   EXPECT_NE(t.find("100 rows (10 shown)"), std::string::npos) << t;

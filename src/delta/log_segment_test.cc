@@ -81,7 +81,7 @@ TEST(LogSegment, UsesLatestCompleteCheckpointAndFollowingCommits) {
   d.Put(V(5) + ".checkpoint.0000000001.0000000002.parquet");  // part 2 missing: incomplete
   d.Put(V(4) + ".checkpoint.0000000001.0000000002.parquet");
   d.Put(V(4) + ".checkpoint.0000000002.0000000002.parquet");
-  d.Put("." + V(8) + ".json.123.tmp");
+  d.Put(std::string(".").append(V(8)).append(".json.123.tmp"));
   d.Put(V(9) + ".json.tmp");
   d.Put("_last_checkpoint", "{garbage");
   auto seg = BuildLogSegment(d.fs(), d.root());

@@ -243,8 +243,8 @@ TEST(LogReplay, CheckpointWithTouchingTailMatchesFullJsonReplay) {
       actions.push_back(M());
     }
     for (int i = 0; i < 3; ++i) {
-      live.emplace_back("f" + std::to_string(next++), std::nullopt);
-      actions.push_back(Add(live.back().first));
+      live.emplace_back(std::string("f").append(std::to_string(next++)), std::nullopt);
+      actions.emplace_back(Add(live.back().first));
     }
     if (v > 0) {
       size_t i = rng() % live.size();
@@ -310,7 +310,7 @@ TEST(LogReplay, CheckpointWithTouchingTailMatchesFullJsonReplay) {
 TEST(LogReplay, FirstBrokenCommitIsReportedWithParallelParsing) {
   Table t;
   t.Commit(0, {P(), M()});
-  for (int v = 1; v < 200; ++v) t.Commit(v, {Add("f" + std::to_string(v))});
+  for (int v = 1; v < 200; ++v) t.Commit(v, {Add(std::string("f").append(std::to_string(v)))});
   t.PutLog(V(200), R"({"add":{"path":"x","partitionValues":{},"size":"big","modificationTime":1,"dataChange":true}})");
   t.PutLog(V(201), "{not json\n");
   for (int threads : {1, 4}) {
@@ -341,7 +341,7 @@ TEST(LogReplay, LoadsTenThousandCommitsQuickly) {
     for (int i = 0; i < 8; ++i) {  // 8 adds per commit = 80,000 adds
       AddFile a = Add("part-" + std::to_string(v) + "-" + std::to_string(i) + ".parquet");
       a.stats = R"({"numRecords":100,"minValues":{"a":1},"maxValues":{"a":9},"nullCount":{"a":0}})";
-      actions.push_back(std::move(a));
+      actions.emplace_back(std::move(a));
     }
     if (v > 0) {  // 2 removes of the previous commit's files = ~20,000 removes
       for (int i = 0; i < 2; ++i) actions.push_back(Remove("part-" + std::to_string(v - 1) + "-" + std::to_string(i) + ".parquet"));
@@ -368,7 +368,7 @@ TEST(LogReplay, LoadsTenThousandCommitsQuickly) {
 TEST(LogReplay, LoadReportsProgressInLogBytes) {
   Table t;
   t.Commit(0, {P(), M()});
-  for (int64_t v = 1; v < 150; ++v) t.Commit(v, {Add("f" + std::to_string(v))});
+  for (int64_t v = 1; v < 150; ++v) t.Commit(v, {Add(std::string("f").append(std::to_string(v)))});
   int64_t bytes = 0;
   for (const auto& e : std::filesystem::directory_iterator(LogDirOf(t.root()))) {
     bytes += static_cast<int64_t>(e.file_size());

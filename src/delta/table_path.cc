@@ -46,7 +46,7 @@ std::string Join(bool absolute, const std::vector<std::string_view>& segs) {
     if (i) out.push_back('/');
     out.append(segs[i]);
   }
-  if (out.empty()) out = ".";
+  if (out.empty()) out.push_back('.');
   return out;
 }
 

@@ -568,7 +568,7 @@ Status DatetimePattern::Format(int64_t local_micros, int32_t offset, const colum
       case Kind::kQuarter: {
         int q = (civil.month - 1) / 3 + 1;
         if (c <= 2) AppendPadded(q, c, out);
-        else if (c == 3) out->append("Q" + std::to_string(q));
+        else if (c == 3) out->append("Q").append(std::to_string(q));
         else out->append(kQuarterNames[q - 1]);
         break;
       }

@@ -150,7 +150,7 @@ TEST(Evaluate, LongInListsUseHashingAndMatchPairwise) {
     int r = static_cast<int>(rng() % 40);
     xs.push_back(r == 0 ? Value::Null(Int64()) : Value::Int64(r));
     ds.push_back(r == 0 ? Value::Double(NAN) : (r == 1 ? Value::Double(-0.0) : Value::Double(r)));
-    ss.push_back(r == 0 ? Value::Null(String()) : Value::String("s" + std::to_string(r)));
+    ss.push_back(r == 0 ? Value::Null(String()) : Value::String(std::string("s").append(std::to_string(r))));
   }
   auto batch = MakeBatch({Int64(), Float64(), String()}, {xs, ds, ss});
   EvalContext ctx(0);
@@ -160,7 +160,7 @@ TEST(Evaluate, LongInListsUseHashingAndMatchPairwise) {
       for (int k = 0; k < 12; ++k) {
         li.push_back(L(k * 3));
         ld.push_back(k == 0 ? D(NAN) : D(k == 1 ? 0.0 : k * 3));
-        ls.push_back(S("s" + std::to_string(k * 3)));
+        ls.push_back(S(std::string("s").append(std::to_string(k * 3))));
       }
       if (with_null) {
         li.push_back(Null(Int64()));

@@ -22,7 +22,7 @@ inline columnar::RecordBatch MakeBatch(const std::vector<columnar::TypePtr>& typ
   columnar::RecordBatch b;
   auto schema = std::make_shared<columnar::Schema>();
   for (size_t c = 0; c < types.size(); ++c) {
-    schema->fields.push_back({"c" + std::to_string(c), types[c], true});
+    schema->fields.push_back({std::string("c").append(std::to_string(c)), types[c], true});
     auto v = columnar::Vector::Make(types[c]);
     for (const auto& x : columns[c]) x.AppendTo(v.get());
     b.columns.push_back(v);

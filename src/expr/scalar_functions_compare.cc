@@ -259,7 +259,7 @@ void RegisterComparisonFunctions(FunctionRegistry* r) {
                            {CompareOp::kLe, {}},     {CompareOp::kGt, {}},     {CompareOp::kGe, {}}};
   for (const auto& e : entries) {
     ScalarFunctionDef def;
-    def.name = CompareOpName(e.op);
+    def.name = std::string(CompareOpName(e.op));
     def.signatures = std::string("(T ") + def.name + " T) for any T with a common type";
     // The kernel is chosen per operator; Resolver is a plain function pointer, so one each.
     switch (e.op) {

@@ -50,7 +50,7 @@ columnar::BatchPtr MakeBatch(int64_t n) {
   std::vector<VectorPtr> cols;
   int c = 0;
   for (const auto& t : BloomTypes()) {
-    schema->fields.push_back({"c" + std::to_string(c++), t, true});
+    schema->fields.push_back({std::string("c").append(std::to_string(c++)), t, true});
     auto v = Vector::Make(t, n);
     for (int64_t i = 0; i < n; ++i) {
       if (i % 11 == 5) {

@@ -63,7 +63,7 @@ columnar::BatchPtr MakeBatch(int64_t n, int64_t distinct, int64_t low_rows = 0) 
   std::vector<VectorPtr> cols;
   int c = 0;
   for (const auto& t : AllTypes()) {
-    schema->fields.push_back({"c" + std::to_string(c++), t, true});
+    schema->fields.push_back({std::string("c").append(std::to_string(c++)), t, true});
     auto v = Vector::Make(t, n);
     for (int64_t i = 0; i < n; ++i) AppendValue(v.get(), t, i, i < low_rows ? 10 : distinct);
     cols.push_back(v);

@@ -32,7 +32,7 @@ columnar::BatchPtr MakeIndexedBatch(int64_t n, int64_t first = 0) {
     if (i % 10 == 0) {
       s->AppendNull();
     } else {
-      s->AppendString("s" + std::to_string(i % 97));
+      s->AppendString(std::string("s").append(std::to_string(i % 97)));
     }
     if (i % 13 == 0) {
       l->AppendNull();
@@ -140,7 +140,7 @@ TEST(ParquetWriter, ColumnIndexMatchesBruteForcePerPage) {
         ++nulls;
         continue;
       }
-      std::string v = "s" + std::to_string(i % 97);
+      std::string v = std::string("s").append(std::to_string(i % 97));
       mn = std::min(mn, v);
       mx = std::max(mx, v);
     }
@@ -198,7 +198,7 @@ TEST(ParquetWriter, ChunkStatisticsDecodeToBruteForceBounds) {
             ++nulls;
             continue;
           }
-          std::string v = "s" + std::to_string(i % 97);
+          std::string v = std::string("s").append(std::to_string(i % 97));
           mn = std::min(mn, v);
           mx = std::max(mx, v);
         }
@@ -237,7 +237,9 @@ TEST(ParquetWriter, BloomFilterContainsEveryValueAndFewOthers) {
   for (int64_t i = 0; i < 5000; ++i) EXPECT_TRUE(ids.Check(BloomFilter::Hash(i)));
   for (int64_t i = 5000; i < 15000; ++i) false_positives += ids.Check(BloomFilter::Hash(i));
   EXPECT_LT(false_positives, 300);
-  for (int i = 0; i < 97; ++i) EXPECT_TRUE(strings.Check(BloomFilter::Hash("s" + std::to_string(i))));
+  for (int i = 0; i < 97; ++i) {
+    EXPECT_TRUE(strings.Check(BloomFilter::Hash(std::string("s").append(std::to_string(i)))));
+  }
   EXPECT_FALSE((*reader)->column_chunk(0, 2).meta_data->bloom_filter_offset.has_value());
 }
 

@@ -63,7 +63,7 @@ std::string WriteFile(std::mt19937_64& rng, const std::string& dir, int64_t rows
       // With a capped dictionary: a low-cardinality first page (the writer keeps the dictionary,
       // column_writer.cc's first-page rule), then values that overflow it part-way.
       const uint64_t distinct = o.dictionary_bytes == 0 ? 30 : (i < kPageRows ? 10 : 100000);
-      s->AppendString("v" + std::to_string(rng() % distinct));
+      s->AppendString(std::string("v").append(std::to_string(rng() % distinct)));
     }
     d->Append<double>(static_cast<double>(i) / 8);
     if (rng() % 5 == 0) {

@@ -13,7 +13,7 @@ Result<ParquetSchema> ListSchema() {
   SchemaElement root, a, list, el;
   root.name = "schema";
   root.num_children = 1;
-  a.name = "a";
+  a.name = std::string("a");
   a.repetition = Repetition::kOptional;
   a.converted_type = ConvertedType::kList;
   a.num_children = 1;

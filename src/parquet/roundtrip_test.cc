@@ -151,7 +151,7 @@ void AppendValue(Vector* v, bool nullable, int64_t row, int depth, Gen& g) {
         if (v->id() == TypeId::kMap) {
           // keys unique within a map
           Vector* keys = child->children()[0].get();
-          if (keys->id() == TypeId::kString) keys->AppendString("k" + std::to_string(i));
+          if (keys->id() == TypeId::kString) keys->AppendString(std::string("k").append(std::to_string(i)));
           else keys->Append<int32_t>(static_cast<int32_t>(i));
           AppendValue(child->children()[1].get(), child->type()->children()[1].nullable, row + i, depth + 1, g);
           child->AppendStructRow();

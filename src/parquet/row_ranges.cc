@@ -115,7 +115,11 @@ std::string RowRanges::ToString() const {
   std::string s;
   for (const RowRange& x : ranges_) {
     if (!s.empty()) s += ' ';
-    s += "[" + std::to_string(x.begin) + ", " + std::to_string(x.end) + ")";
+    s += '[';
+    s += std::to_string(x.begin);
+    s += ", ";
+    s += std::to_string(x.end);
+    s += ')';
   }
   return s.empty() ? "{}" : s;
 }

@@ -325,7 +325,7 @@ Status BuildTree(const std::vector<SchemaElement>& el, int* next, int depth, std
     return Status::Corruption("schema element '" + e.name + "' has invalid num_children " + std::to_string(nc));
   }
   for (int32_t i = 0; i < nc; ++i) {
-    int child;
+    int child = -1;
     RETURN_NOT_OK(BuildTree(el, next, depth + 1, raw, &child));
     (*raw)[idx].children.push_back(child);
   }

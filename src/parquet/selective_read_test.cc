@@ -44,7 +44,7 @@ std::string WriteFile(std::mt19937_64& rng, const std::string& dir, int64_t rows
       // dictionary, column_writer.cc's first-page rule), then values that overflow it and make
       // the chunk fall back to plain pages.
       const uint64_t distinct = dictionary_bytes == 0 ? 40 : (i < 50 ? 10 : 100000);
-      s->AppendString("v" + std::to_string(rng() % distinct));
+      s->AppendString(std::string("v").append(std::to_string(rng() % distinct)));
     }
     d->Append<double>(static_cast<double>(i) / 4);
     for (int j = 0; j < static_cast<int>(rng() % 3); ++j) l->child(0)->Append<int32_t>(static_cast<int32_t>(i));

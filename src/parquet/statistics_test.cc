@@ -140,7 +140,7 @@ LeafColumn Leaf(PhysicalType t, columnar::TypePtr type, Conversion c = Conversio
   l.physical = t;
   l.type = std::move(type);
   l.conversion = c;
-  l.dotted_path = "c";
+  l.dotted_path = std::string("c");
   return l;
 }
 

@@ -241,7 +241,8 @@ TEST(DeltaScan, RandomizedFiltersMatchBruteForce) {
     int64_t k1 = static_cast<int64_t>(rng() % 900) - 50;
     const char* op2 = ops[rng() % 6];
     int32_t k2 = static_cast<int32_t>(rng() % 4);
-    std::vector<expr::ExprPtr> filters = {Cmp(op1, 0, columnar::Int64(), Value::Int64(k1))};
+    std::vector<expr::ExprPtr> filters;
+    filters.push_back(Cmp(op1, 0, columnar::Int64(), Value::Int64(k1)));
     if (iter % 2) filters.push_back(Cmp(op2, 1, columnar::Int32(), Value::Int32(k2)));
     auto cmp = [](const std::string& op, int64_t a, int64_t b) {
       if (op == "=") return a == b;

@@ -89,8 +89,12 @@ Data MakeData(std::mt19937_64& rng, int64_t rows) {
     } else {
       c->Append<double>(static_cast<double>(rng() % 10000) / 100.0);
     }
-    if (rng() % 15 == 0) s->AppendNull(); else s->AppendString("k" + std::to_string(rng() % 12));
-    u->AppendString("u" + std::to_string(rng() % 100000) + std::string(rng() % 5, 'x'));
+    if (rng() % 15 == 0) {
+      s->AppendNull();
+    } else {
+      s->AppendString(std::string("k").append(std::to_string(rng() % 12)));
+    }
+    u->AppendString(std::string("u").append(std::to_string(rng() % 100000)) + std::string(rng() % 5, 'x'));
     if (rng() % 7 == 0) f->AppendNull(); else f->Append<uint8_t>(rng() % 2);
     if (rng() % 9 == 0) {
       l->AppendNull();
@@ -246,7 +250,7 @@ TEST_P(PrewhereRandomized, MatchesPlainScanAndBruteForce) {
   int p_index = t.schema->Find("p");
   for (int fi = 0; fi < nfiles; ++fi) {
     data.push_back(MakeData(rng, 300 + static_cast<int64_t>(rng() % 3000)));
-    std::string path = dir.Join("f" + std::to_string(fi) + ".parquet");
+    std::string path = dir.Join(std::string("f").append(std::to_string(fi)).append(".parquet"));
     WriteRandomFile(rng, fs, path, t, data.back());
     if (HasFatalFailure()) return;
     FileTask task;
@@ -416,7 +420,11 @@ TEST(PrewhereScan, IsNullFromDefinitionLevelsMatchesPlainScanAndBruteForce) {
     for (int64_t i = 0; i < d.rows; ++i) {
       const int64_t run = (i / 300) % 3, run_s = ((i + 130) / 300) % 3;
       if (run == 0 || (run == 2 && rng() % 5 == 0)) a->AppendNull(); else a->Append<int64_t>(i % 1000);
-      if (run_s == 0 || (run_s == 2 && rng() % 7 == 0)) s->AppendNull(); else s->AppendString("k" + std::to_string(i % 9));
+      if (run_s == 0 || (run_s == 2 && rng() % 7 == 0)) {
+        s->AppendNull();
+      } else {
+        s->AppendString(std::string("k").append(std::to_string(i % 9)));
+      }
     }
     d.cols[0] = a;
     d.cols[3] = s;

@@ -246,7 +246,7 @@ Written SortedFile(int64_t n, int64_t group, parquet::WriterProperties::Builder 
   auto x = Vector::Make(columnar::Int64(), n), s = Vector::Make(columnar::String(), n);
   for (int64_t i = 0; i < n; ++i) {
     x->Append<int64_t>(i);
-    s->AppendString("k" + std::to_string(1000 + i / 10));
+    s->AppendString(std::string("k").append(std::to_string(1000 + i / 10)));
   }
   columnar::RecordBatch batch(schema, {x, s}, n);
   b.max_row_group_rows(group).data_page_rows(10);

@@ -551,7 +551,7 @@ TEST(FileStatsCollector, MergedPartsEqualOneCollectorOverAllBatches) {
       }
       cols[0]->Append<int64_t>(static_cast<int64_t>(x % 100000) - 50000);
       cols[1]->Append<double>(x % 13 == 0 ? std::nan("") : static_cast<double>(x % 1000) / 7.0 - 60.0);
-      cols[2]->AppendString("v" + std::to_string(x % 9973));
+      cols[2]->AppendString(std::string("v").append(std::to_string(x % 9973)));
     }
     batches.emplace_back(schema, std::move(cols), n);
   }

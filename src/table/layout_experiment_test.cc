@@ -51,8 +51,8 @@ void ExpectAutoWithinTenPercent(LineitemVariant variant) {
   };
   std::vector<LayoutResult> results;
   for (const auto& c : cands) {
-    auto r = RunLayoutCandidate(fs, dir.Join(c.name == "auto" ? "auto" : "t" + std::to_string(results.size())), c,
-                                *workload, o);
+    const std::string name = c.name == "auto" ? "auto" : std::string("t").append(std::to_string(results.size()));
+    auto r = RunLayoutCandidate(fs, dir.Join(name), c, *workload, o);
     ASSERT_TRUE(r.ok()) << c.name << ": " << r.status().ToString();
     results.push_back(std::move(*r));
   }

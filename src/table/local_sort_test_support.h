@@ -167,10 +167,14 @@ inline std::string RowKey(const Row& r) {
   } else {
     k += "N";
   }
-  k += "|" + (r.s ? "S" + *r.s : std::string("N"));
-  k += "|" + (r.dt ? std::to_string(*r.dt) : std::string("N"));
-  k += "|" + (r.dec ? std::to_string(*r.dec) : std::string("N"));
-  k += "|" + (r.low ? *r.low : std::string("N"));
+  k += '|';
+  k += r.s ? "S" + *r.s : std::string("N");
+  k += '|';
+  k += r.dt ? std::to_string(*r.dt) : std::string("N");
+  k += '|';
+  k += r.dec ? std::to_string(*r.dec) : std::string("N");
+  k += '|';
+  k += r.low ? *r.low : std::string("N");
   return k;
 }
 

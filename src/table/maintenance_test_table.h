@@ -86,7 +86,7 @@ class MaintenanceTable {
         if (n == "id") {
           cols[c]->Append<int64_t>(id);
         } else if (ws.fields[c].type->id() == columnar::TypeId::kString && id >= 0) {
-          cols[c]->AppendString("n" + std::to_string(id));
+          cols[c]->AppendString(std::string("n").append(std::to_string(id)));
         } else {
           cols[c]->AppendNull();
         }
@@ -139,7 +139,8 @@ class MaintenanceTable {
       for (int64_t r = 0; r < b->num_rows; ++r) {
         std::string line;
         for (size_t c = 0; c < b->num_columns(); ++c) {
-          line += (c ? "|" : "") + (b->column(c)->IsNull(r) ? std::string("NULL") : columnar::TextOf(*b->column(c), r));
+          if (c) line += '|';
+          line += b->column(c)->IsNull(r) ? std::string("NULL") : columnar::TextOf(*b->column(c), r);
         }
         rows.push_back(line);
       }

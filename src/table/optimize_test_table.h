@@ -86,7 +86,7 @@ class OptimizeTestTable {
       cols[0]->Append<int64_t>(r.id);
       cols[1]->Append<int64_t>(r.a);
       cols[2]->Append<int64_t>(r.b);
-      cols[3]->AppendString("s" + std::to_string(r.id));
+      cols[3]->AppendString(std::string("s").append(std::to_string(r.id)));
       cols[4]->AppendString(r.part);
     }
     return columnar::RecordBatch(schema, cols, static_cast<int64_t>(rows.size()));

@@ -456,7 +456,13 @@ Result<std::vector<Violation>> ValidateTableLog(io::FileSystem& fs, const std::s
 
 std::string FormatViolations(const std::vector<Violation>& violations) {
   std::string out;
-  for (const auto& v : violations) out += "v" + std::to_string(v.version) + ": " + v.message + "\n";
+  for (const auto& v : violations) {
+    out += 'v';
+    out += std::to_string(v.version);
+    out += ": ";
+    out += v.message;
+    out += '\n';
+  }
   return out;
 }
 

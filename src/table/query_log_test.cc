@@ -99,7 +99,9 @@ TEST(QueryLog, CompactionBoundsFilesAndKeepsCounts) {
 
 TEST(QueryLog, SummaryDecaysAndKeepsTheMostFrequentShapes) {
   QueryHistory h;
-  for (int i = 0; i < 300; ++i) h.Add(Entry({{"c" + std::to_string(i % 30), PredicateClass::kEq}}, 100, 1, 1));
+  for (int i = 0; i < 300; ++i) {
+    h.Add(Entry({{std::string("c").append(std::to_string(i % 30)), PredicateClass::kEq}}, 100, 1, 1));
+  }
   for (int i = 0; i < 100; ++i) h.Add(Entry({{"hot", PredicateClass::kRange}}, 100, 1, 1));
   h.Bound(5, 100);
   EXPECT_EQ(h.shapes.size(), 5u);

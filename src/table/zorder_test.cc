@@ -31,8 +31,12 @@ TEST(ZOrder, RangeIdsAreMonotoneAndNullsFirst) {
     EXPECT_LT((*ids)[i], 256u);
     EXPECT_GT((*ids)[i], 0u) << "a value shares NULL's id";
     for (size_t j = i + 1; j < std::min(vals.size(), i + 50); ++j) {
-      if (vals[i] < vals[j]) EXPECT_LE((*ids)[i], (*ids)[j]);
-      if (vals[i] == vals[j]) EXPECT_EQ((*ids)[i], (*ids)[j]);
+      if (vals[i] < vals[j]) {
+        EXPECT_LE((*ids)[i], (*ids)[j]);
+      }
+      if (vals[i] == vals[j]) {
+        EXPECT_EQ((*ids)[i], (*ids)[j]);
+      }
     }
   }
 }

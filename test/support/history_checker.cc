@@ -31,7 +31,10 @@ const char* TypeName(uint8_t type) { return type == kWw ? "ww" : type == kWr ? "
 
 std::string ListText(const std::vector<int64_t>& list) {
   std::string s = "[";
-  for (size_t i = 0; i < list.size(); ++i) s += (i ? " " : "") + std::to_string(list[i]);
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) s += ' ';
+    s += std::to_string(list[i]);
+  }
   return s + "]";
 }
 
@@ -158,7 +161,12 @@ class DependencyGraph {
   }
 
   std::string TxnName(size_t t) const {
-    return "T" + std::to_string(h_.txns[t].id) + "(p" + std::to_string(h_.txns[t].process) + ")";
+    std::string name = "T";
+    name += std::to_string(h_.txns[t].id);
+    name += "(p";
+    name += std::to_string(h_.txns[t].process);
+    name += ')';
+    return name;
   }
 
  private:
@@ -566,7 +574,10 @@ CheckReport CheckHistory(const History& history, CheckedIsolation level, const C
 
 std::string FormatList(const std::vector<int64_t>& list) {
   std::string s;
-  for (int64_t e : list) s += "," + std::to_string(e);
+  for (int64_t e : list) {
+    s += ',';
+    s += std::to_string(e);
+  }
   return s;
 }
 

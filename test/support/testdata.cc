@@ -36,7 +36,11 @@ TempDir::TempDir() {
   fs::path base = fs::path(BinaryDir()) / "tmp";
   fs::create_directories(base);
   for (;;) {
-    fs::path p = base / ("t" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+    std::string name = "t";
+    name += std::to_string(getpid());
+    name += '_';
+    name += std::to_string(counter++);
+    fs::path p = base / name;
     std::error_code ec;
     if (fs::create_directory(p, ec)) {
       path_ = p.string();

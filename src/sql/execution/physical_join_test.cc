@@ -28,7 +28,10 @@ std::vector<std::string> SortedRows(const QueryResult& r) {
   std::vector<std::string> out;
   for (int64_t i = 0; i < r.num_rows(); ++i) {
     std::string line;
-    for (int c = 0; c < r.num_columns(); ++c) line += (c ? "|" : "") + r.GetText(i, c);
+    for (int c = 0; c < r.num_columns(); ++c) {
+      if (c) line += '|';
+      line += r.GetText(i, c);
+    }
     out.push_back(line);
   }
   std::sort(out.begin(), out.end());

@@ -210,7 +210,10 @@ std::vector<expr::ExprPtr> RuntimeFilter::Predicates(int column, const columnar:
   if (ge.ok()) out.push_back(*ge);
   if (le.ok()) out.push_back(*le);
   if (s->set) {
-    out.push_back(expr::InSet(ref, s->set, "<" + std::to_string(s->set->keys.size()) + " join keys>"));
+    std::string label = "<";
+    label += std::to_string(s->set->keys.size());
+    label += " join keys>";
+    out.push_back(expr::InSet(ref, s->set, std::move(label)));
   }
   return out;
 }

@@ -90,7 +90,7 @@ TEST(SmallKeyGrouper, ManyDistinctValuesThroughTheRecentCodesCacheMatchTheHashTa
     for (int i = 0; i < n; ++i) {
       // Odd batches alternate between two values; even ones draw from ~300 of each column.
       const uint32_t s = batch % 2 ? static_cast<uint32_t>(i % 2) : rng() % 300;
-      cols[0]->AppendString("k" + std::to_string(s));  // at most 4 bytes
+      cols[0]->AppendString(std::string("k").append(std::to_string(s)));  // at most 4 bytes
       cols[1]->Append<int64_t>(batch % 2 ? (i % 2) * 1000003 : static_cast<int64_t>(rng() % 250) * 7919);
     }
     std::vector<uint32_t> a(n), b(n);

@@ -69,7 +69,7 @@ TEST(ArrowImport, ATimestampInSecondsBeyondInt64MicrosIsMalformed) {
 }
 
 TEST(ArrowImport, ADateInMillisecondsBeyondInt32DaysIsMalformed) {
-  const int64_t millis[] = {int64_t{86400000} * (int64_t{1} << 40)};
+  const int64_t millis[] = {int64_t{86400000} * (int64_t{1} << 32)};  // 2^32 days
   std::vector<const void*> buffers = {nullptr, millis};
   ArrowSchema s = Schema("tdm");
   ArrowArray a = Array(1, &buffers);

@@ -20,7 +20,7 @@ LogicalPtr Range(int64_t n) {
   op->columns = (*source)->schema().fields;
   return op;
 }
-ExprPtr Col(int i) { return expr::ColumnRef(i, columnar::Int64(), "c" + std::to_string(i)); }
+ExprPtr Col(int i) { return expr::ColumnRef(i, columnar::Int64(), std::string("c").append(std::to_string(i))); }
 ExprPtr Lit(int64_t v) { return expr::Literal(Value::Int64(v)); }
 ExprPtr Cmp(const char* op, ExprPtr a, ExprPtr b) { return *expr::Call(op, {a, b}); }
 

@@ -33,14 +33,15 @@ class JoinOrderRandomTest : public testing::SqlTableTest {
   std::vector<std::string> TableRows(int64_t n) {
     std::vector<std::string> rows;
     for (int64_t i = 0; i < n; ++i) {
-      rows.push_back("(" + std::to_string(i) + ", " + Nullable(Key(n), 0.1) + ", " + Nullable(Key(60), 0.1) + ", " +
-                     Nullable(std::to_string(Uniform(0, 7)), 0.15) + ", " + std::to_string(Uniform(-50, 50)) +
-                     ", " + Nullable("'" + std::string(1, static_cast<char>('a' + Uniform(0, 4))) + "'", 0.1) + ")");
+      rows.push_back(std::string("(").append(std::to_string(i)) + ", " + Nullable(Key(n), 0.1) + ", " +
+                     Nullable(Key(60), 0.1) + ", " + Nullable(std::to_string(Uniform(0, 7)), 0.15) + ", " +
+                     std::to_string(Uniform(-50, 50)) + ", " +
+                     Nullable(std::string{'\'', static_cast<char>('a' + Uniform(0, 4)), '\''}, 0.1) + ")");
     }
     return rows;
   }
 
-  std::string T(int t) { return "t" + std::to_string(t); }
+  std::string T(int t) { return std::string("t").append(std::to_string(t)); }
   std::string Col(int t, const char* c) { return T(t) + "." + c; }
 
   std::string Atom(int t) {
@@ -173,7 +174,10 @@ class JoinOrderRandomTest : public testing::SqlTableTest {
   std::map<int, std::multiset<std::string>> DuckDbRows(const std::vector<std::string>& setup,
                                                        const std::vector<std::string>& queries) {
     std::string cmd = testing::DuckDbCommand();
-    for (const auto& s : setup) cmd += " " + ShellQuote(s);
+    for (const auto& s : setup) {
+      cmd += ' ';
+      cmd += ShellQuote(s);
+    }
     std::string all;
     for (size_t i = 0; i < queries.size(); ++i) {
       all += (i ? " UNION ALL " : "") + std::string("SELECT ") + std::to_string(i) + " AS q, * FROM (" + queries[i] + ")";

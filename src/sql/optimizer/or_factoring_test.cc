@@ -8,7 +8,7 @@ namespace {
 
 using expr::ExprPtr;
 
-ExprPtr Col(int i) { return expr::ColumnRef(i, columnar::Int64(), "c" + std::to_string(i)); }
+ExprPtr Col(int i) { return expr::ColumnRef(i, columnar::Int64(), std::string("c").append(std::to_string(i))); }
 ExprPtr Eq(ExprPtr a, int64_t v) { return *expr::Call("=", {a, expr::Literal(columnar::Value::Int64(v))}); }
 ExprPtr And(std::vector<ExprPtr> v) { return *expr::And(std::move(v)); }
 ExprPtr Or(std::vector<ExprPtr> v) { return *expr::Or(std::move(v)); }

@@ -8,7 +8,7 @@ namespace {
 
 using expr::ExprPtr;
 
-ExprPtr Col(int i) { return expr::ColumnRef(i, columnar::Int64(), "c" + std::to_string(i)); }
+ExprPtr Col(int i) { return expr::ColumnRef(i, columnar::Int64(), std::string("c").append(std::to_string(i))); }
 ExprPtr Lit(int64_t v) { return expr::Literal(columnar::Value::Int64(v)); }
 
 TEST(OuterJoinSimplification, ComparisonsAndIsNotNullRejectNulls) {

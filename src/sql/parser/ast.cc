@@ -826,7 +826,13 @@ std::string PivotClause::ToString() const {
   out += " IN (";
   for (size_t i = 0; i < values.size(); ++i) {
     out += i ? ", " : "";
-    out += values[i].exprs.size() == 1 ? values[i].exprs[0]->ToString() : "(" + ExprList(values[i].exprs) + ")";
+    if (values[i].exprs.size() == 1) {
+      out += values[i].exprs[0]->ToString();
+    } else {
+      out += '(';
+      out += ExprList(values[i].exprs);
+      out += ')';
+    }
     if (!values[i].alias.empty()) out += " AS " + QuoteIdentifier(values[i].alias);
   }
   return out + "))";
@@ -838,7 +844,13 @@ std::string UnpivotClause::ToString() const {
   out += " FOR " + QuoteIdentifier(name_column) + " IN (";
   for (size_t i = 0; i < items.size(); ++i) {
     out += i ? ", " : "";
-    out += items[i].columns.size() == 1 ? QuoteIdentifier(items[i].columns[0]) : "(" + IdentList(items[i].columns) + ")";
+    if (items[i].columns.size() == 1) {
+      out += QuoteIdentifier(items[i].columns[0]);
+    } else {
+      out += '(';
+      out += IdentList(items[i].columns);
+      out += ')';
+    }
     if (!items[i].alias.empty()) out += " AS " + QuoteIdentifier(items[i].alias);
   }
   return out + "))";

@@ -303,8 +303,9 @@ class Lexer {
       if (numbered_) return Error("cannot mix ? and $N parameters in one statement", start, 1);
       ++pos_;
       token->type = TokenType::kOperator;
-      token->text = "$";
-      token->text.append(std::to_string(++positional_));
+      std::string text = "$";
+      text += std::to_string(++positional_);
+      token->text = std::move(text);
       return Status::OK();
     }
     ++pos_;  // '$'
@@ -316,8 +317,9 @@ class Lexer {
     }
     numbered_ = true;
     token->type = TokenType::kOperator;
-    token->text = "$";
-    token->text.append(digits);
+    std::string text = "$";
+    text += digits;
+    token->text = std::move(text);
     return Status::OK();
   }
 

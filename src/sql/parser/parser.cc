@@ -34,7 +34,10 @@ std::string TokenSnippet(std::string_view text, const Token& token) {
   std::string_view s = text.substr(std::min(token.offset, text.size()));
   s = s.substr(0, std::min<size_t>(token.length, 40));
   s = s.substr(0, s.find('\n'));  // messages stay one line
-  return "\"" + std::string(s) + "\"";
+  std::string quoted = "\"";
+  quoted += s;
+  quoted += '"';
+  return quoted;
 }
 
 }  // namespace

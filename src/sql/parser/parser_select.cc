@@ -115,7 +115,7 @@ Status Parser::ParseFetch(QueryNode* query) {
   if (PeekKeyword("ROW") || PeekKeyword("ROWS")) {
     auto one = std::make_unique<ConstantExpression>(Peek().offset);
     one->literal_kind = LiteralKind::kInteger;
-    one->text = "1";
+    one->text = std::string("1");
     query->limit = std::move(one);
   } else {
     ASSIGN_OR_RETURN(query->limit, ParseExpr());

@@ -89,13 +89,13 @@ TEST_F(PreparedStatementTest, ReusedWithNewValuesAndForWrites) {
   auto ins = Prep("INSERT INTO t VALUES ($1, $2)");
   for (int i = 0; i < 5; ++i) {
     ASSERT_TRUE(ins->BindInt64(1, i).ok());
-    ASSERT_TRUE(ins->BindString(2, "n" + std::to_string(i)).ok());
+    ASSERT_TRUE(ins->BindString(2, std::string("n").append(std::to_string(i))).ok());
     ASSERT_TRUE(ins->Execute().ok());
   }
   auto sel = Prep("SELECT name FROM t WHERE id = ?");
   for (int i = 0; i < 5; ++i) {
     ASSERT_TRUE(sel->BindInt64(1, i).ok());
-    EXPECT_EQ(Run(sel.get()), std::vector<std::string>{"n" + std::to_string(i)});
+    EXPECT_EQ(Run(sel.get()), std::vector<std::string>{std::string("n").append(std::to_string(i))});
   }
   auto upd = Prep("UPDATE t SET name = ? WHERE id >= ?");
   ASSERT_TRUE(upd->BindString(1, "big").ok());

@@ -300,7 +300,10 @@ TEST_F(ChangeDataFeedTest, GoldenTablesChangeRowsTurnOneSnapshotIntoTheNext) {
     int64_t rows = 0;
     for (int64_t i = 0; i < changes->num_rows(); ++i) {
       std::string row;
-      for (int c = 0; c < n; ++c) row += (c ? "|" : "") + changes->GetText(i, c);
+      for (int c = 0; c < n; ++c) {
+        if (c) row += '|';
+        row += changes->GetText(i, c);
+      }
       const std::string type = changes->GetText(i, n);
       if (type == "insert" || type == "update_postimage") {
         ++state[row];

@@ -159,7 +159,10 @@ class DmlFixture : public ::testing::Test {
     if (!r.ok()) return out;
     for (int64_t i = 0; i < r->num_rows(); ++i) {
       std::string line;
-      for (int c = 0; c < r->num_columns(); ++c) line += (c ? "|" : "") + r->GetText(i, c);
+      for (int c = 0; c < r->num_columns(); ++c) {
+        if (c) line += '|';
+        line += r->GetText(i, c);
+      }
       out.insert(line);
     }
     return out;
