@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -83,6 +86,42 @@ class SpillTest : public ::testing::TestWithParam<int> {
     EXPECT_EQ(TempFiles(), 0) << sql;
     EXPECT_EQ(db_->impl().spill->files_open(), 0);
     EXPECT_EQ(db_->impl().memory->reserved(), 0);
+  }
+
+  // No spill file left, none open, nothing reserved.
+  void ExpectNothingLeft() {
+    EXPECT_EQ(TempFiles(), 0);
+    EXPECT_EQ(db_->impl().spill->files_open(), 0);
+    EXPECT_EQ(db_->impl().memory->reserved(), 0);
+  }
+  // `sql` spills under `limit` and then fails with an error containing `error`.
+  void ExpectFailsAfterSpilling(const std::string& sql, const std::string& limit, const std::string& error) {
+    Run("SET memory_limit = '" + limit + "'");
+    const int64_t before = Spilled();
+    auto r = con_->Query(sql);
+    ASSERT_FALSE(r.ok()) << sql;
+    EXPECT_NE(r.status().ToString().find(error), std::string::npos) << r.status().ToString();
+    EXPECT_GT(Spilled(), before) << sql;
+    ExpectNothingLeft();
+  }
+  // `sql` under `limit`, interrupted once it has spilled something, is Interrupted and the
+  // connection answers afterwards.
+  void ExpectInterruptedAfterSpilling(const std::string& sql, const std::string& limit) {
+    Run("SET memory_limit = '" + limit + "'");
+    const int64_t before = Spilled();
+    std::atomic<bool> done{false};
+    std::thread canceller([&] {
+      while (!done.load() && Spilled() == before) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      con_->Interrupt();
+    });
+    auto r = con_->Query(sql);
+    done.store(true);
+    canceller.join();
+    ASSERT_FALSE(r.ok()) << "finished before the interrupt: " << sql;
+    EXPECT_EQ(r.status().code(), StatusCode::kInterrupted) << r.status().ToString();
+    EXPECT_GT(Spilled(), before) << sql;
+    ExpectNothingLeft();
+    EXPECT_EQ(Run("SELECT 1"), std::vector<std::string>{"1"});
   }
 
   TempDir dir_;

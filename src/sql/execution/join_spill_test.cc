@@ -3,10 +3,7 @@
 // with duplicates and NULLs, over several seeds); skewed keys; partitions split again; one key
 // too big for the limit and disabled spilling fail with OutOfMemoryException naming the join;
 // no spill file is left, also after an error or an interrupt.
-#include <atomic>
-#include <chrono>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "support/spill_test_fixture.h"
@@ -169,37 +166,16 @@ TEST_P(JoinSpillTest, ProbeSideTableScanWithRuntimeFilters) {
 }
 
 TEST_P(JoinSpillTest, AFailedSpillingJoinLeavesNoFiles) {
-  Run("SET memory_limit = '6MB'");
-  const int64_t before = Spilled();
   // The join spills; the division fails (ANSI mode) on a row of a spilled partition.
-  auto r = con_->Query(With(1) + "SELECT sum(100 / (b.v - 150000)) FROM a JOIN b ON a.k = b.k");
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().ToString().find("ivision by zero"), std::string::npos) << r.status().ToString();
-  EXPECT_GT(Spilled(), before);
-  EXPECT_EQ(TempFiles(), 0);
-  EXPECT_EQ(db_->impl().spill->files_open(), 0);
-  EXPECT_EQ(db_->impl().memory->reserved(), 0);
+  ExpectFailsAfterSpilling(With(1) + "SELECT sum(100 / (b.v - 150000)) FROM a JOIN b ON a.k = b.k", "6MB",
+                           "ivision by zero");
 }
 
 TEST_P(JoinSpillTest, ACancelledSpillingJoinLeavesNoFiles) {
-  Run("SET memory_limit = '8MB'");
-  const int64_t before = Spilled();
   // Interrupted once it has spilled something (the build, the probe pass or a round).
-  std::atomic<bool> done{false};
-  std::thread canceller([&] {
-    while (!done.load() && Spilled() == before) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    con_->Interrupt();
-  });
-  auto r = con_->Query("SELECT count(*), sum(b.v) FROM range(6000000) a(i) JOIN (SELECT (j * 7919) % 6000000 AS k, "
-                       "j AS v FROM range(6000000) r(j)) b ON a.i = b.k");
-  done.store(true);
-  canceller.join();
-  ASSERT_FALSE(r.ok()) << "finished before the interrupt";
-  EXPECT_EQ(r.status().code(), StatusCode::kInterrupted) << r.status().ToString();
-  EXPECT_EQ(TempFiles(), 0);
-  EXPECT_EQ(db_->impl().spill->files_open(), 0);
-  EXPECT_EQ(db_->impl().memory->reserved(), 0);
-  EXPECT_EQ(Run("SELECT 1"), std::vector<std::string>{"1"});
+  ExpectInterruptedAfterSpilling("SELECT count(*), sum(b.v) FROM range(6000000) a(i) JOIN (SELECT (j * 7919) % 6000000 "
+                                 "AS k, j AS v FROM range(6000000) r(j)) b ON a.i = b.k",
+                                 "8MB");
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, JoinSpillTest, ::testing::Values(1, 2));

@@ -5,11 +5,8 @@
 // no file behind.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "support/spill_test_fixture.h"
 
@@ -124,39 +121,17 @@ TEST_P(SpillTest, DisabledSpillingFailsNamingTheOperatorAndTheDatabaseStaysUsabl
 }
 
 TEST_P(SpillTest, AFailedSpillingStatementLeavesNoFiles) {
-  Run("SET memory_limit = '8MB'");
-  const int64_t before = Spilled();
   // The aggregate spills, then the division fails (ANSI mode) on the rows it hands out.
-  auto r = con_->Query("SELECT sum(c / (c - 2)) FROM (SELECT i % 400000 AS g, count(*) AS c FROM range(800000) r(i) "
-                       "GROUP BY g) t");
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().ToString().find("ivision by zero"), std::string::npos) << r.status().ToString();
-  EXPECT_GT(Spilled(), before);
-  EXPECT_EQ(TempFiles(), 0);
-  EXPECT_EQ(db_->impl().spill->files_open(), 0);
-  EXPECT_EQ(db_->impl().memory->reserved(), 0);
+  ExpectFailsAfterSpilling("SELECT sum(c / (c - 2)) FROM (SELECT i % 400000 AS g, count(*) AS c FROM range(800000) r(i) "
+                           "GROUP BY g) t",
+                           "8MB", "ivision by zero");
 }
 
 TEST_P(SpillTest, ACancelledSpillingStatementLeavesNoFiles) {
-  Run("SET memory_limit = '8MB'");
-  const int64_t before = Spilled();
   // Interrupted once it has spilled something (the sink phase, or the partitions' merge).
-  std::atomic<bool> done{false};
-  std::thread canceller([&] {
-    while (!done.load() && Spilled() == before) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    con_->Interrupt();
-  });
-  auto r = con_->Query("SELECT count(*), sum(c) FROM (SELECT i % 4000000 AS g, count(*) AS c FROM range(8000000) r(i) "
-                       "GROUP BY g) t");
-  done.store(true);
-  canceller.join();
-  ASSERT_FALSE(r.ok()) << "finished before the interrupt";
-  EXPECT_EQ(r.status().code(), StatusCode::kInterrupted) << r.status().ToString();
-  EXPECT_GT(Spilled(), before);
-  EXPECT_EQ(TempFiles(), 0);
-  EXPECT_EQ(db_->impl().spill->files_open(), 0);
-  EXPECT_EQ(db_->impl().memory->reserved(), 0);
-  EXPECT_EQ(Run("SELECT 1"), std::vector<std::string>{"1"});
+  ExpectInterruptedAfterSpilling("SELECT count(*), sum(c) FROM (SELECT i % 4000000 AS g, count(*) AS c FROM "
+                                 "range(8000000) r(i) GROUP BY g) t",
+                                 "8MB");
 }
 
 TEST_P(SpillTest, TheDatabaseRemovesItsTempDirectoryWhenClosed) {
