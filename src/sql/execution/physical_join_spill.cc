@@ -192,6 +192,8 @@ Status PhysicalHashJoin::StartPartitioning(ExecContext& ctx, BuildLocal* l) {
   std::vector<Chunk> chunks = std::move(l->chunks);
   l->chunks.clear();
   for (auto& c : chunks) {
+    // Gigabytes may be collected when the spill begins: Ctrl-C is heard between chunks.
+    RETURN_NOT_OK(ctx.CheckInterrupt());
     const int64_t bytes = columnar::BatchMemoryBytes(*c.batch);
     spill_->cost.fetch_sub(BuildCost(bytes, c.batch->num_rows), std::memory_order_relaxed);
     l->memory.Shrink(bytes);
