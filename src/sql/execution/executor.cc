@@ -29,6 +29,13 @@ class Timer {
   OperatorStats& s_;
   int64_t start_;
 };
+
+// After a failed statement's workers have all returned: every operator of the plan hands what
+// it collected to a pool worker to free (PhysicalOperator::ReleaseCollected).
+void ReleaseCollected(const ExecContext& ctx, PhysicalOperator* op) {
+  op->ReleaseCollected(ctx);
+  for (auto& c : op->children) ReleaseCollected(ctx, c.get());
+}
 }  // namespace
 
 struct Executor::Pipeline {
@@ -149,18 +156,25 @@ Status Executor::RunWorker(Pipeline* p, SourceState* source, const std::atomic<b
     states.push_back(std::move(s));
   }
   ASSIGN_OR_RETURN(std::unique_ptr<LocalSinkState> sink, p->sink->MakeLocalSink(*ctx_, p->sink_input));
-  while (!failed->load(std::memory_order_relaxed) && !p->sink->SinkFinished()) {
-    RETURN_NOT_OK(ctx_->CheckInterrupt());
-    Chunk c;
-    bool has = false;
-    {
-      Timer t(first == 0 ? p->source->stats : p->ops[first]->stats);
-      ASSIGN_OR_RETURN(has, source->Next(local.get(), &c));
+  Status st = [&]() -> Status {
+    while (!failed->load(std::memory_order_relaxed) && !p->sink->SinkFinished()) {
+      RETURN_NOT_OK(ctx_->CheckInterrupt());
+      Chunk c;
+      bool has = false;
+      {
+        Timer t(first == 0 ? p->source->stats : p->ops[first]->stats);
+        ASSIGN_OR_RETURN(has, source->Next(local.get(), &c));
+      }
+      if (!has) break;
+      if (c.batch->num_rows == 0) continue;
+      if (first == 0) p->source->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
+      RETURN_NOT_OK(Push(p, first, states, sink.get(), std::move(c)));
     }
-    if (!has) break;
-    if (c.batch->num_rows == 0) continue;
-    if (first == 0) p->source->stats.rows_out.fetch_add(c.batch->num_rows, std::memory_order_relaxed);
-    RETURN_NOT_OK(Push(p, first, states, sink.get(), std::move(c)));
+    return Status::OK();
+  }();
+  if (!st.ok() || failed->load(std::memory_order_relaxed)) {
+    sink->ReleaseCollected(*ctx_);  // the statement returns without freeing the rows first
+    return st;
   }
   Timer t(p->sink->stats);
   return p->sink->Combine(*ctx_, sink.get(), p->sink_input);
@@ -264,8 +278,13 @@ Result<std::vector<columnar::BatchPtr>> Executor::Run(PhysicalOperator* root,
   p.sink = &collect;
   RETURN_NOT_OK(Build(root, &p));
   AddProgressPhases(&p);
-  RETURN_NOT_OK(RunPipeline(&p));
-  RETURN_NOT_OK(collect.Finalize(*ctx_));
+  Status st = RunPipeline(&p);
+  if (st.ok()) st = collect.Finalize(*ctx_);
+  if (!st.ok()) {
+    ReleaseCollected(*ctx_, root);
+    collect.ReleaseCollected(*ctx_);
+    return st;
+  }
   CompletePhase(p);
   if (result_memory) {
     *result_memory = collect.TakeMemory();
@@ -326,6 +345,7 @@ class RoundSink final : public PhysicalOperator {
 struct PlanStream::State {
   explicit State(ExecContext* c) : ctx(c), exec(c) {}
   ExecContext* ctx;
+  PhysicalOperator* root = nullptr;
   Executor exec;
   std::unique_ptr<RoundSink> sink;
   Executor::Pipeline pipeline;
@@ -352,10 +372,18 @@ Result<std::unique_ptr<PlanStream>> PlanStream::Open(ExecContext* ctx, PhysicalO
   st->sink = std::make_unique<RoundSink>(root->schema());
   Executor::Pipeline& p = st->pipeline;
   p.sink = st->sink.get();
+  st->root = root;
   RETURN_NOT_OK(st->exec.Build(root, &p));
   st->exec.AddProgressPhases(&p);
-  for (auto& d : p.deps) RETURN_NOT_OK(st->exec.RunPipeline(d.get()));
-  for (auto* op : p.finalize) RETURN_NOT_OK(op->Finalize(*ctx));
+  Status ran = [&]() -> Status {
+    for (auto& d : p.deps) RETURN_NOT_OK(st->exec.RunPipeline(d.get()));
+    for (auto* op : p.finalize) RETURN_NOT_OK(op->Finalize(*ctx));
+    return Status::OK();
+  }();
+  if (!ran.ok()) {
+    ReleaseCollected(*ctx, root);
+    return ran;
+  }
   for (auto& d : p.deps) st->exec.CompletePhase(*d);
   RETURN_NOT_OK(ctx->CheckInterrupt());
   ASSIGN_OR_RETURN(st->source, p.source->OpenSource(*ctx));
@@ -439,6 +467,14 @@ Status PlanStream::Finish() {
   return Status::OK();
 }
 
+Status PlanStream::Fail(const Status& error) {
+  State& s = *state_;
+  s.error = error;
+  s.ready.clear();
+  ReleaseCollected(*s.ctx, s.root);  // the statement returns without freeing the rows first
+  return error;
+}
+
 Result<columnar::BatchPtr> PlanStream::Next() {
   State& s = *state_;
   RETURN_NOT_OK(s.error);
@@ -451,11 +487,7 @@ Result<columnar::BatchPtr> PlanStream::Next() {
     } else {
       st = RunRound(static_cast<int64_t>(s.done.size()) * kRoundChunks);
     }
-    if (!st.ok()) {
-      s.error = st;
-      s.ready.clear();
-      return st;
-    }
+    if (!st.ok()) return Fail(st);
     max_buffered_ = std::max(max_buffered_, s.ready.size());
   }
   if (s.ready.empty()) return columnar::BatchPtr();
@@ -471,11 +503,7 @@ Result<std::vector<columnar::BatchPtr>> PlanStream::Drain() {
     Status st = RunRound(std::numeric_limits<int64_t>::max());
     if (st.ok()) st = Finish();
     s.finished = true;
-    if (!st.ok()) {
-      s.error = st;
-      s.ready.clear();
-      return st;
-    }
+    if (!st.ok()) return Fail(st);
   }
   max_buffered_ = std::max(max_buffered_, s.ready.size());
   std::vector<columnar::BatchPtr> out(std::make_move_iterator(s.ready.begin()), std::make_move_iterator(s.ready.end()));

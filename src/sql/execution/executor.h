@@ -79,6 +79,8 @@ class PlanStream {
   // every worker's source is done.
   Status RunRound(int64_t quota);
   Status Finish();
+  // Records the statement's error; what the plan collected is freed off this thread.
+  Status Fail(const Status& error);
 
   std::unique_ptr<State> state_;
   size_t max_buffered_ = 0;

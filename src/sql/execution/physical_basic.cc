@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sql/execution/task_runner.h"
+
 namespace shoal::sql {
 
 namespace {
@@ -38,6 +40,7 @@ struct ChunkList : LocalSinkState {
   explicit ChunkList(MemoryReservation m) : memory(std::move(m)) {}
   std::vector<Chunk> chunks;
   MemoryReservation memory;
+  void ReleaseCollected(const ExecContext& ctx) override { ReleaseLater(ctx, std::move(chunks)); }
 };
 
 void SortChunks(std::vector<Chunk>* chunks) {
@@ -167,6 +170,10 @@ Status PhysicalCollect::Combine(ExecContext&, LocalSinkState* local, int) {
   memory_.Merge(std::move(l->memory));
   for (auto& x : l->chunks) chunks_.push_back(std::move(x));
   return Status::OK();
+}
+
+void PhysicalCollect::ReleaseCollected(const ExecContext& ctx) {
+  ReleaseLater(ctx, std::move(chunks_), std::move(batches_));
 }
 
 Status PhysicalCollect::Finalize(ExecContext&) {

@@ -115,6 +115,7 @@ class PhysicalCollect : public PhysicalOperator {
   // The reservation covering the collected batches, for whoever keeps them longer than this
   // operator (the statement's result).
   MemoryReservation TakeMemory() { return std::move(memory_); }
+  void ReleaseCollected(const ExecContext& ctx) override;
 
  private:
   int inputs_;

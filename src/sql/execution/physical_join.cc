@@ -74,6 +74,15 @@ Status PhysicalJoinBase::Finalize(ExecContext& ctx) {
   return st;
 }
 
+void PhysicalJoinBase::BuildLocal::ReleaseCollected(const ExecContext& ctx) {
+  ReleaseLater(ctx, std::move(chunks), std::move(parts));
+}
+
+void PhysicalJoinBase::ReleaseCollected(const ExecContext& ctx) {
+  ReleaseLater(ctx, std::move(build_chunks_), std::move(build_batches_), std::move(build_),
+               std::move(build_matched_));
+}
+
 void PhysicalJoinBase::ReleaseBuild() {
   build_.reset();
   build_matched_.reset();

@@ -49,6 +49,7 @@ class PhysicalJoinBase : public PhysicalOperator {
   Status Finalize(ExecContext& ctx) override;
   Result<std::unique_ptr<OperatorState>> MakeOperatorState(ExecContext& ctx) override;
   Status FinishOperator(ExecContext& ctx, std::vector<Chunk>* out) override;
+  void ReleaseCollected(const ExecContext& ctx) override;
   // A worker's build rows.
   struct BuildLocal : LocalSinkState {
     explicit BuildLocal(MemoryReservation m) : memory(std::move(m)) {}
@@ -60,6 +61,7 @@ class PhysicalJoinBase : public PhysicalOperator {
     std::vector<std::vector<Chunk>> parts;
     std::vector<int64_t> part_bytes, part_rows;
     int resident = 0;
+    void ReleaseCollected(const ExecContext& ctx) override;
   };
   // For SEMI and ANTI joins planned with the logical left (output) input as the build side,
   // because it is the smaller one: probing only marks build rows, and FinishOperator emits the
@@ -135,6 +137,7 @@ class PhysicalHashJoin : public PhysicalJoinBase {
   Status BuildIndex(ExecContext& ctx) override;
   int64_t IndexMemoryBytes() const override { return table_ ? table_->MemoryBytes() : 0; }
   void ReleaseBuild() override;
+  void ReleaseCollected(const ExecContext& ctx) override;
 
   // ---- spilling (physical_join_spill.cc)
   // Whether the build side went to partitions (from the first refusal or share exceeded on).

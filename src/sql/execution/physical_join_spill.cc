@@ -5,6 +5,7 @@
 #include <array>
 
 #include "sql/execution/physical_join.h"
+#include "sql/execution/task_runner.h"
 
 namespace shoal::sql {
 
@@ -96,6 +97,11 @@ int64_t PhysicalHashJoin::SpillBlockBytes(const ExecContext& ctx) const {
 void PhysicalHashJoin::ReleaseBuild() {
   PhysicalJoinBase::ReleaseBuild();
   table_.reset();
+}
+
+void PhysicalHashJoin::ReleaseCollected(const ExecContext& ctx) {
+  PhysicalJoinBase::ReleaseCollected(ctx);
+  ReleaseLater(ctx, std::move(table_), std::move(spill_->resident_chunks));
 }
 
 void PhysicalHashJoin::LowerResident(int seen) {

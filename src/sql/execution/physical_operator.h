@@ -156,6 +156,10 @@ class OperatorState {
 class LocalSinkState {
  public:
   virtual ~LocalSinkState() = default;
+  // The statement failed (Ctrl-C, an error) before this state was combined: hands the rows it
+  // collected to a pool worker to free (ReleaseLater, task_runner.h), so the statement returns
+  // without first freeing thousands of batches. Default: nothing is moved.
+  virtual void ReleaseCollected(const ExecContext& ctx) {}
 };
 
 class PhysicalOperator {
@@ -198,6 +202,10 @@ class PhysicalOperator {
   virtual Status Finalize(ExecContext& ctx);
   // True once the sink needs no more input (a LIMIT is satisfied): sources stop early.
   virtual bool SinkFinished() const { return false; }
+  // The statement failed (Ctrl-C, an error) and every worker has returned: hands the rows and
+  // buffers the operator holds (plain data) to a pool worker to free, as
+  // LocalSinkState::ReleaseCollected does. Default: nothing is moved.
+  virtual void ReleaseCollected(const ExecContext& ctx) {}
   // Sets *child and *child_col to the input column whose values output column `col` carries
   // unchanged, when this operator only drops or repeats rows with respect to that column (so a
   // filter on the column's values that a parent would apply anyway may move below it); false

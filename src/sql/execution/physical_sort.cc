@@ -18,6 +18,7 @@ struct SortLocal : LocalSinkState {
   MemoryReservation memory;
   int64_t share = INT64_MAX;  // spilling: the bytes past which the chunks become a run
   std::vector<std::unique_ptr<SpillFile>> runs;
+  void ReleaseCollected(const ExecContext& ctx) override { ReleaseLater(ctx, std::move(chunks)); }
 };
 
 // Bytes of columns [from, to) of `chunks` concatenated: a vector that two positions share is
@@ -159,6 +160,10 @@ Status PhysicalSort::Combine(ExecContext& ctx, LocalSinkState* local, int) {
   memory_.Merge(std::move(l->memory));
   for (auto& c : l->chunks) chunks_.push_back(std::move(c));
   return Status::OK();
+}
+
+void PhysicalSort::ReleaseCollected(const ExecContext& ctx) {
+  ReleaseLater(ctx, std::move(chunks_), std::move(result_));
 }
 
 Status PhysicalSort::Finalize(ExecContext& ctx) {

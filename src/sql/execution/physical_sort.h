@@ -35,6 +35,7 @@ class PhysicalSort : public PhysicalOperator {
   Status Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int input) override;
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
   Status Finalize(ExecContext& ctx) override;
+  void ReleaseCollected(const ExecContext& ctx) override;
   Result<std::unique_ptr<SourceState>> OpenSource(ExecContext& ctx) override;
   bool PassesColumn(int col, int* child, int* child_col) const override {
     if (limit_ >= 0) return false;  // top-N: which rows survive depends on the others
