@@ -660,6 +660,44 @@ Result<Datum> Evaluator::EvalHigherOrder(const Expr& e, const uint32_t* sel, int
   return Datum{out, constant};
 }
 
+namespace {
+
+// Appends to *out the rows (sel[i], or i without a selection) whose `keep` byte is nonzero and
+// (with `valid`) whose validity byte is too. Branch-free: every row is written and the output
+// position advances by the test's 0 or 1, so a filter keeping a random half of the rows costs
+// no mispredicted branch per row (a `push_back` under `if` ran at about 130 M rows/s).
+void AppendSelected(const uint8_t* keep, const uint8_t* valid, const uint32_t* sel, int64_t n,
+                    std::vector<uint32_t>* out) {
+  const size_t base = out->size();
+  out->resize(base + static_cast<size_t>(n));
+  uint32_t* o = out->data() + base;
+  size_t k = 0;
+  if (sel && valid) {
+    for (int64_t i = 0; i < n; ++i) {
+      o[k] = sel[i];
+      k += (keep[i] != 0) & (valid[i] != 0);
+    }
+  } else if (sel) {
+    for (int64_t i = 0; i < n; ++i) {
+      o[k] = sel[i];
+      k += keep[i] != 0;
+    }
+  } else if (valid) {
+    for (int64_t i = 0; i < n; ++i) {
+      o[k] = static_cast<uint32_t>(i);
+      k += (keep[i] != 0) & (valid[i] != 0);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      o[k] = static_cast<uint32_t>(i);
+      k += keep[i] != 0;
+    }
+  }
+  out->resize(base + k);
+}
+
+}  // namespace
+
 Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vector<uint32_t>* out) {
   if (e.kind == ExprKind::kAnd) {
     std::vector<uint32_t> cur, next;
@@ -708,12 +746,17 @@ Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vec
       const uint8_t* pass = r->pass.data();
       const int32_t null_code = static_cast<int32_t>(r->pass.size()) - 1;
       const bool nulls = col.MayHaveNulls();
-      out->reserve(out->size() + static_cast<size_t>(n));
+      const size_t base = out->size();
+      out->resize(base + static_cast<size_t>(n));
+      uint32_t* o = out->data() + base;
+      size_t k = 0;
       for (int64_t i = 0; i < n; ++i) {
         const uint32_t row = sel ? sel[i] : static_cast<uint32_t>(i);
         const int32_t code = nulls && col.IsNull(row) ? null_code : codes[row];
-        if (pass[code]) out->push_back(row);
+        o[k] = row;
+        k += pass[code];  // branch-free: a filter keeping half the rows mispredicts no branch
       }
+      out->resize(base + k);
       return Status::OK();
     }
   }
@@ -729,18 +772,7 @@ Status Evaluator::Filter(const Expr& e, const uint32_t* sel, int64_t n, std::vec
     }
     return Status::OK();
   }
-  const uint8_t* value = v.data<uint8_t>();
-  out->reserve(out->size() + static_cast<size_t>(n));
-  if (!v.MayHaveNulls()) {
-    for (int64_t i = 0; i < n; ++i) {
-      if (value[i]) out->push_back(sel ? sel[i] : static_cast<uint32_t>(i));
-    }
-  } else {
-    const uint8_t* valid = v.validity().data();
-    for (int64_t i = 0; i < n; ++i) {
-      if (value[i] & valid[i]) out->push_back(sel ? sel[i] : static_cast<uint32_t>(i));
-    }
-  }
+  AppendSelected(v.data<uint8_t>(), v.MayHaveNulls() ? v.validity().data() : nullptr, sel, n, out);
   return Status::OK();
 }
 

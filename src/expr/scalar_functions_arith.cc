@@ -208,12 +208,13 @@ Status DecimalKernel(const KernelCall& call, VectorPtr* result) {
   const int128_t down = sm > s ? columnar::Pow10(sm - s) : 1, up = sm < s ? columnar::Pow10(s - sm) : 1;
   const int div_e = s - s1 + s2;
   const int128_t div_scale = div_e > 38 || -div_e > 38 ? 0 : columnar::Pow10(div_e >= 0 ? div_e : -div_e);
-  auto compute = [=](int128_t a, int128_t b, int128_t* r) -> uint8_t {
+  // Inlined into the loop: a call per value cost more than the arithmetic.
+  auto compute = [=](int128_t a, int128_t b, int128_t* r) __attribute__((always_inline)) -> uint8_t {
     int128_t v;
     if constexpr (op == Op::kAdd || op == Op::kSub || op == Op::kMod) {
-      int128_t x, y;
-      if (__builtin_mul_overflow(a, m1, &x)) return kError;
-      if (__builtin_mul_overflow(b, m2, &y)) return kError;
+      int128_t x = a, y = b;  // aligned to scale sm (a 128-bit checked multiply only when needed)
+      if (m1 != 1 && __builtin_mul_overflow(a, m1, &x)) return kError;
+      if (m2 != 1 && __builtin_mul_overflow(b, m2, &y)) return kError;
       if constexpr (op == Op::kAdd) {
         if (__builtin_add_overflow(x, y, &v)) return kError;
       } else if constexpr (op == Op::kSub) {

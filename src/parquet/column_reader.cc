@@ -511,6 +511,37 @@ Status ColumnChunkReader::ReadSelectedRuns(int64_t num_rows, const uint32_t* sel
   return SkipRows(num_rows - pos);
 }
 
+template <typename T, typename ReadSpan>
+Status ColumnChunkReader::ReadSelectedSpans(int64_t num_rows, const uint32_t* sel, int64_t nsel, const char* what,
+                                            T* out, std::vector<T>* scratch, ReadSpan read_span) {
+  if (leaf_->max_rep > 0) return Status::Internal(std::string(what) + " on a repeated column");
+  if (sel == nullptr) {
+    if (nsel != num_rows) return Status::Internal(std::string(what) + ": nsel must equal num_rows without a selection");
+    return read_span(num_rows, out);
+  }
+  int64_t pos = 0;
+  int64_t i = 0;
+  while (i < nsel) {
+    const int64_t start = sel[i];
+    int64_t j = i + 1;
+    while (j < nsel && sel[j] > sel[j - 1] && sel[j] - sel[j - 1] <= kDenseGap) ++j;
+    const int64_t end = static_cast<int64_t>(sel[j - 1]) + 1;
+    if (start < pos || end > num_rows) return Status::Internal(std::string(what) + ": selection out of order");
+    RETURN_NOT_OK(SkipRows(start - pos));
+    if (end - start == j - i) {
+      RETURN_NOT_OK(read_span(end - start, out + i));
+    } else {
+      scratch->resize(static_cast<size_t>(end - start));
+      RETURN_NOT_OK(read_span(end - start, scratch->data()));
+      const T* span = scratch->data();
+      for (int64_t t = i; t < j; ++t) out[t] = span[sel[t] - start];
+    }
+    pos = end;
+    i = j;
+  }
+  return SkipRows(num_rows - pos);
+}
+
 Status ColumnChunkReader::ReadSelected(int64_t num_rows, const uint32_t* sel, int64_t nsel, Vector* out) {
   return ReadSelectedRuns(num_rows, sel, nsel, "ReadSelected", [&](int64_t n, int64_t) -> Status {
     ASSIGN_OR_RETURN(int64_t got, ReadBatch(n, out));
@@ -562,8 +593,8 @@ Status ColumnChunkReader::ReadIndices(int64_t n, uint32_t null_index, uint32_t* 
 
 Status ColumnChunkReader::ReadSelectedIndices(int64_t num_rows, const uint32_t* sel, int64_t nsel,
                                               uint32_t null_index, uint32_t* idx) {
-  return ReadSelectedRuns(num_rows, sel, nsel, "ReadSelectedIndices",
-                          [&](int64_t n, int64_t at) { return ReadIndices(n, null_index, idx + at); });
+  return ReadSelectedSpans(num_rows, sel, nsel, "ReadSelectedIndices", idx, &span_idx_,
+                           [&](int64_t n, uint32_t* out) { return ReadIndices(n, null_index, out); });
 }
 
 Status ColumnChunkReader::ReadDefined(int64_t n, uint8_t* defined) {
@@ -598,8 +629,8 @@ Status ColumnChunkReader::ReadDefined(int64_t n, uint8_t* defined) {
 
 Status ColumnChunkReader::ReadSelectedDefined(int64_t num_rows, const uint32_t* sel, int64_t nsel,
                                               uint8_t* defined) {
-  return ReadSelectedRuns(num_rows, sel, nsel, "ReadSelectedDefined",
-                          [&](int64_t n, int64_t at) { return ReadDefined(n, defined + at); });
+  return ReadSelectedSpans(num_rows, sel, nsel, "ReadSelectedDefined", defined, &span_defined_,
+                           [&](int64_t n, uint8_t* out) { return ReadDefined(n, out); });
 }
 
 }  // namespace shoal::parquet

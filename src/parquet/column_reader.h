@@ -103,6 +103,14 @@ class ColumnChunkReader {
   // `at` being the run's first index in sel. `what` names the caller in errors. Flat leaves only.
   template <typename ReadRun>
   Status ReadSelectedRuns(int64_t num_rows, const uint32_t* sel, int64_t nsel, const char* what, ReadRun read_run);
+  // Like ReadSelectedRuns for readers that write one T per row (indices, non-NULL flags), but
+  // selected rows at most kDenseGap apart form one span that is read whole (into `scratch` when
+  // it has unselected rows) and picked from: decoding a few unwanted rows in bulk is cheaper than
+  // skipping them one gap at a time. read_span(n, out) reads the next n rows into out[0, n).
+  template <typename T, typename ReadSpan>
+  Status ReadSelectedSpans(int64_t num_rows, const uint32_t* sel, int64_t nsel, const char* what, T* out,
+                           std::vector<T>* scratch, ReadSpan read_span);
+  static constexpr int64_t kDenseGap = 64;
   // Makes the current page's value decoder usable: decompresses a deferred v2 values section
   // and applies the pending value skip. Call before any use of values_.
   Status PrepareValues() {
@@ -147,6 +155,8 @@ class ColumnChunkReader {
   size_t pend_pos_ = 0;
   std::vector<uint16_t> scratch_def_;
   std::vector<uint32_t> scratch_idx_;
+  std::vector<uint32_t> span_idx_;     // ReadSelectedSpans' spans of indices
+  std::vector<uint8_t> span_defined_;  // and of non-NULL flags
 };
 
 }  // namespace shoal::parquet

@@ -239,7 +239,8 @@ namespace {
 
 // ReadFieldIndices against the values: every selected row's index names the dictionary entry
 // equal to the row's value (NULL rows get the null index), across v1/v2 pages, page index on
-// and off, sparse and dense selections and skipped batches; a chunk that falls back to plain
+// and off, sparse and dense selections (gaps shorter and longer than the span the reader reads
+// through) and skipped batches; a chunk that falls back to plain
 // pages is never offered as fully dictionary-encoded.
 TEST(SelectiveRead, ReadFieldIndicesNameTheDictionaryEntryOfEachSelectedRow) {
   for (int seed = 0; seed < 10; ++seed) {
@@ -276,7 +277,9 @@ TEST(SelectiveRead, ReadFieldIndicesNameTheDictionaryEntryOfEachSelectedRow) {
       int64_t at = 0;
       while (at < rows) {
         int64_t n = std::min<int64_t>(rows - at, 1 + static_cast<int64_t>(rng() % 400));
-        int density = static_cast<int>(rng() % 5);
+        // 1: about 1 row in 50; 5: 1 in 90, so the gaps fall on both sides of the reader's
+        // kDenseGap (64): short gaps are read through and picked from, long ones skipped.
+        int density = static_cast<int>(rng() % 6);
         if (density == 0) {
           ASSERT_TRUE((*rg)->SkipField(0, n).ok());
           at += n;
@@ -284,7 +287,11 @@ TEST(SelectiveRead, ReadFieldIndicesNameTheDictionaryEntryOfEachSelectedRow) {
         }
         std::vector<uint32_t> sel;
         for (int64_t i = 0; i < n; ++i) {
-          bool take = density == 1 ? rng() % 50 == 0 : density == 2 ? rng() % 2 == 0 : density == 3 ? (i / 23) % 2 == 0 : true;
+          bool take = density == 1   ? rng() % 50 == 0
+                      : density == 2 ? rng() % 2 == 0
+                      : density == 3 ? (i / 23) % 2 == 0
+                      : density == 5 ? rng() % 90 == 0
+                                     : true;
           if (take) sel.push_back(static_cast<uint32_t>(i));
         }
         const bool whole_batch = density == 4 && rng() % 2;
