@@ -46,6 +46,7 @@ PhysicalWindow::PhysicalWindow(columnar::SchemaPtr schema, size_t input_width, s
     for (const auto& a : c.args) evaluated_.push_back(a);
   }
   buckets_ = partition_by_.empty() ? 1 : kPartitionBuckets;
+  not_streamable_ = NotStreamable(&stream_before_, &stream_after_);
   // Field names do not matter in spill files: every column is "c".
   auto spill = std::make_shared<columnar::Schema>();
   for (size_t i = 0; i < input_width_; ++i) spill->fields.push_back({"c", this->schema()->fields[i].type});
@@ -135,7 +136,7 @@ Status PhysicalWindow::Combine(ExecContext& ctx, LocalSinkState* local, int) {
       if (f) RETURN_NOT_OK(f->FinishWriting());
     }
     std::lock_guard<std::mutex> lock(mu_);
-    spilled_.resize(l->files.size());
+    if (spilled_.size() < l->files.size()) spilled_.resize(l->files.size());  // none when it had no rows
     for (size_t p = 0; p < l->files.size(); ++p) {
       if (l->files[p]) spilled_[p].push_back(std::move(l->files[p]));
     }

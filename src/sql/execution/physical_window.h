@@ -9,13 +9,16 @@
 // tie-break of input order) to 16 spill files by the PARTITION BY key hash, and so does every
 // other worker from then on; Finalize evaluates one hash partition at a time, splitting one that
 // does not fit 16 ways again on the next hash bits, and writes the output to a spill file the
-// source reads back (physical_window_spill.cc). One PARTITION BY value too big for the limit, and
-// a window without PARTITION BY, fail with OutOfMemory naming Window.
+// source reads back (physical_window_spill.cc). A partition bigger than the limit (one PARTITION BY
+// value, or a window without PARTITION BY) is sorted into runs and evaluated streaming over their
+// merge when every call needs only bounded state (physical_window_stream.cc); otherwise it fails
+// with OutOfMemory naming Window.
 //
 // Thread-safety: see physical_operator.h.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -52,7 +55,9 @@ class PhysicalWindow : public PhysicalOperator {
   Status FinalizeInMemory(ExecContext& ctx);
 
   // ---- spilling (physical_window_spill.cc)
-  bool MaySpill(const ExecContext& ctx) const { return !partition_by_.empty() && ctx.CanSpill(); }
+  bool MaySpill(const ExecContext& ctx) const {
+    return (!partition_by_.empty() || not_streamable_.empty()) && ctx.CanSpill();
+  }
   int64_t SpillBlockBytes(const ExecContext& ctx) const;
   // Bytes a partition of `rows` rows whose stored columns take `bytes` needs to be evaluated.
   int64_t EvaluationBytes(int64_t bytes, int64_t rows) const;
@@ -71,12 +76,24 @@ class PhysicalWindow : public PhysicalOperator {
   Status EvaluateSpilled(ExecContext& ctx, std::vector<SpillFiles> parts, int shift, SpillFile* out);
   Status FinalizeSpilled(ExecContext& ctx);
 
+  // ---- one partition bigger than memory (physical_window_stream.cc)
+  using BatchPuller = std::function<Result<columnar::BatchPtr>()>;
+  // The first call that needs a whole partition at once ("" when every call can be evaluated
+  // streaming); sets the rows before and after a row that its frames and offsets reach.
+  std::string NotStreamable(int64_t* before, int64_t* after) const;
+  // Sorts the rows `next` hands out (spill_schema_) into runs and evaluates every call over their
+  // merge block by block, carrying ranks and running aggregates from block to block, into `out`.
+  Status EvaluateStreaming(ExecContext& ctx, const BatchPuller& next, SpillFile* out);
+  Result<std::vector<std::unique_ptr<SpillFile>>> SortRuns(ExecContext& ctx, const BatchPuller& next);
+
   size_t input_width_;
   std::vector<expr::ExprPtr> partition_by_;
   std::vector<SortKey> order_;
   std::vector<WindowCall> calls_;
   std::vector<expr::ExprPtr> evaluated_;  // partition keys, order keys, then every call's args
   int buckets_ = 1;
+  std::string not_streamable_;  // NotStreamable()
+  int64_t stream_before_ = 0, stream_after_ = 0;
   std::mutex mu_;
   std::vector<Chunk> chunks_;                   // materialized input + evaluated columns
   std::vector<std::vector<uint16_t>> bucket_of_;  // parallel to chunks_

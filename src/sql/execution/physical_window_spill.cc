@@ -1,6 +1,6 @@
 // PhysicalWindow's spilling (physical_window.h): rows routed to partition files by the PARTITION BY
 // key hash, and the partition-by-partition evaluation of those files, split again when one does
-// not fit.
+// not fit (and evaluated streaming when it cannot be split: physical_window_stream.cc).
 #include <algorithm>
 #include <limits>
 
@@ -58,10 +58,10 @@ Status PhysicalWindow::RouteRows(ExecContext& ctx, const columnar::RecordBatch& 
   std::vector<const Vector*> keys;
   for (size_t i = 0; i < partition_by_.size(); ++i) keys.push_back(rows.columns[input_width_ + i].get());
   RowKeys enc;
-  enc.Encode(keys, n);
+  if (!keys.empty()) enc.Encode(keys, n);  // no PARTITION BY: every row in partition 0
   std::vector<std::vector<uint32_t>> sel(kSpillParts);
   for (int64_t i = 0; i < n; ++i) {
-    const uint64_t h = enc.hash(i);
+    const uint64_t h = keys.empty() ? 0 : enc.hash(i);
     sel[PartitionOf(h, shift)].push_back(static_cast<uint32_t>(i));
     if (min_hash) *min_hash = std::min(*min_hash, h);
     if (max_hash) *max_hash = std::max(*max_hash, h);
@@ -101,6 +101,16 @@ Status PhysicalWindow::EvaluateSpilled(ExecContext& ctx, std::vector<SpillFiles>
   const int64_t block = SpillBlockBytes(ctx);
   for (auto& files : parts) {
     RETURN_NOT_OK(ctx.CheckInterrupt());
+    size_t next_file = 0;
+    auto next_in = [&]() -> Result<columnar::BatchPtr> {  // the partition's rows, file after file
+      while (next_file < files.size()) {
+        files[next_file]->set_buffer_bytes(block);
+        ASSIGN_OR_RETURN(columnar::BatchPtr b, files[next_file]->Next());
+        if (b) return b;
+        files[next_file++].reset();  // deletes the file
+      }
+      return columnar::BatchPtr();
+    };
     MemoryReservation memory = ctx.Reserve(Name());
     RETURN_NOT_OK(memory.Grow(block));  // the read buffer
     std::vector<columnar::BatchPtr> held;
@@ -108,43 +118,78 @@ Status PhysicalWindow::EvaluateSpilled(ExecContext& ctx, std::vector<SpillFiles>
     SpillFiles deeper;  // this partition's rows split again, once they did not fit
     uint64_t min_hash = std::numeric_limits<uint64_t>::max(), max_hash = 0;
     Status refused;
-    for (auto& f : files) {
-      f->set_buffer_bytes(block);
-      for (;;) {
-        RETURN_NOT_OK(ctx.CheckInterrupt());
-        ASSIGN_OR_RETURN(columnar::BatchPtr b, f->Next());
-        if (!b) break;
-        if (deeper.empty()) {
-          const int64_t more = columnar::BatchMemoryBytes(*b);
-          Status grown = memory.Resize(block + EvaluationBytes(bytes + more, rows + b->num_rows));
-          if (grown.ok()) {
-            bytes += more;
-            rows += b->num_rows;
-            held.push_back(std::move(b));
-            continue;
-          }
-          if (!grown.IsOutOfMemory()) return grown;
-          refused = grown;
-          for (auto& h : held) {
-            RETURN_NOT_OK(RouteRows(ctx, *h, shift + kSpillBits, &deeper, &min_hash, &max_hash));
-            routed += h->num_rows;
-            h.reset();
-          }
-          held.clear();
-          RETURN_NOT_OK(memory.Resize(block));
+    bool streamed = false;
+    for (;;) {
+      RETURN_NOT_OK(ctx.CheckInterrupt());
+      ASSIGN_OR_RETURN(columnar::BatchPtr b, next_in());
+      if (!b) break;
+      if (deeper.empty()) {
+        const int64_t more = columnar::BatchMemoryBytes(*b);
+        Status grown = memory.Resize(block + EvaluationBytes(bytes + more, rows + b->num_rows));
+        if (grown.ok()) {
+          bytes += more;
+          rows += b->num_rows;
+          held.push_back(std::move(b));
+          continue;
         }
-        routed += b->num_rows;
-        RETURN_NOT_OK(RouteRows(ctx, *b, shift + kSpillBits, &deeper, &min_hash, &max_hash));
+        if (!grown.IsOutOfMemory()) return grown;
+        refused = grown;
+        if (partition_by_.empty()) {
+          // One partition: no hash to split by. The rows held, then the rest of the files.
+          held.push_back(std::move(b));
+          memory.Release();
+          size_t next_held = 0;
+          RETURN_NOT_OK(EvaluateStreaming(
+              ctx,
+              [&]() -> Result<columnar::BatchPtr> {
+                if (next_held < held.size()) return std::move(held[next_held++]);
+                return next_in();
+              },
+              out));
+          streamed = true;
+          break;
+        }
+        for (auto& h : held) {
+          RETURN_NOT_OK(RouteRows(ctx, *h, shift + kSpillBits, &deeper, &min_hash, &max_hash));
+          routed += h->num_rows;
+          h.reset();
+        }
+        held.clear();
+        RETURN_NOT_OK(memory.Resize(block));
       }
-      f.reset();  // deletes the file
+      routed += b->num_rows;
+      RETURN_NOT_OK(RouteRows(ctx, *b, shift + kSpillBits, &deeper, &min_hash, &max_hash));
     }
+    files.clear();
+    if (streamed) continue;
     if (!deeper.empty()) {
-      if (min_hash == max_hash) {
-        return Status::OutOfMemory(refused.message() + " (its " + std::to_string(routed) +
-                                   " spilled rows have one PARTITION BY key, which spilling cannot split)");
-      }
       for (auto& d : deeper) {
         if (d) RETURN_NOT_OK(d->FinishWriting());
+      }
+      if (min_hash == max_hash) {
+        // One PARTITION BY value: no split helps.
+        if (!not_streamable_.empty()) {
+          return Status::OutOfMemory(refused.message() + " (its " + std::to_string(routed) +
+                                     " spilled rows have one PARTITION BY key, which spilling cannot split, and " +
+                                     not_streamable_ + " needs the whole partition at once)");
+        }
+        SpillFiles one;
+        for (auto& d : deeper) {
+          if (d) one.push_back(std::move(d));
+        }
+        size_t at = 0;
+        RETURN_NOT_OK(EvaluateStreaming(
+            ctx,
+            [&]() -> Result<columnar::BatchPtr> {
+              while (at < one.size()) {
+                ASSIGN_OR_RETURN(columnar::BatchPtr b, one[at]->Next());
+                if (b) return b;
+                one[at++].reset();
+              }
+              return columnar::BatchPtr();
+            },
+            out));
+        continue;
       }
       std::vector<SpillFiles> sub(kSpillParts);
       for (int q = 0; q < kSpillParts; ++q) {
