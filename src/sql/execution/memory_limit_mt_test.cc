@@ -57,6 +57,28 @@ class MemoryLimitMt : public ::testing::TestWithParam<int> {
     EXPECT_TRUE(db_->impl().spill->SetDirectory("").ok());
   }
   int64_t Reserved() const { return db_->impl().memory->reserved(); }
+  // `sql` spills under `small` and gives the rows it gives under 256 MB, leaving no file open and
+  // nothing reserved.
+  void ExpectSpillsWithSameAnswer(Connection* con, const std::string& sql, const std::string& small) {
+    SCOPED_TRACE(sql);
+    ASSERT_TRUE(con->Query("SET memory_limit = '256MB'").ok());
+    std::vector<std::string> expected;
+    {
+      auto r = con->Query(sql);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      expected = Rows(*r);
+    }
+    const int64_t spilled = db_->impl().spill->bytes_written();
+    ASSERT_TRUE(con->Query("SET memory_limit = '" + small + "'").ok());
+    {
+      auto r = con->Query(sql);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(Rows(*r), expected);
+    }
+    EXPECT_GT(db_->impl().spill->bytes_written(), spilled);
+    EXPECT_EQ(db_->impl().spill->files_open(), 0);
+    EXPECT_EQ(Reserved(), 0);
+  }
 
   testing::TempDir dir_;
   std::unique_ptr<Database> db_;
@@ -148,24 +170,7 @@ TEST_P(MemoryLimitMt, SpillingJoinsGiveTheUnspilledAnswer) {
                         "SELECT count(*), sum(a.w), sum(b.v), count(b.s) FROM a FULL JOIN b ON a.k = b.k",
                         "SELECT count(*), sum(w) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.k = a.k "
                         "AND b.v % 3 = 0)"}) {
-    SCOPED_TRACE(q);
-    ASSERT_TRUE(con->Query("SET memory_limit = '256MB'").ok());
-    std::vector<std::string> expected;
-    {
-      auto r = con->Query(with + q);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-      expected = Rows(*r);
-    }
-    const int64_t spilled = db_->impl().spill->bytes_written();
-    ASSERT_TRUE(con->Query("SET memory_limit = '6MB'").ok());
-    {
-      auto r = con->Query(with + q);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-      EXPECT_EQ(Rows(*r), expected);
-    }
-    EXPECT_GT(db_->impl().spill->bytes_written(), spilled);
-    EXPECT_EQ(db_->impl().spill->files_open(), 0);
-    EXPECT_EQ(Reserved(), 0);
+    ExpectSpillsWithSameAnswer(con.get(), with + q, "6MB");
   }
 }
 
@@ -183,24 +188,7 @@ TEST_P(MemoryLimitMt, SpillingWindowsGiveTheUnspilledAnswer) {
                         "x, i) FROM t ORDER BY i",
                         "SELECT g, count(*), sum(r) FROM (SELECT g, rank() OVER (PARTITION BY g, s ORDER BY x) AS r "
                         "FROM t) q GROUP BY g ORDER BY g"}) {
-    SCOPED_TRACE(q);
-    ASSERT_TRUE(con->Query("SET memory_limit = '256MB'").ok());
-    std::vector<std::string> expected;
-    {
-      auto r = con->Query(with + q);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-      expected = Rows(*r);
-    }
-    const int64_t spilled = db_->impl().spill->bytes_written();
-    ASSERT_TRUE(con->Query("SET memory_limit = '10MB'").ok());
-    {
-      auto r = con->Query(with + q);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-      EXPECT_EQ(Rows(*r), expected);
-    }
-    EXPECT_GT(db_->impl().spill->bytes_written(), spilled);
-    EXPECT_EQ(db_->impl().spill->files_open(), 0);
-    EXPECT_EQ(Reserved(), 0);
+    ExpectSpillsWithSameAnswer(con.get(), with + q, "10MB");
   }
 }
 

@@ -66,21 +66,11 @@ Status PhysicalWindow::RouteRows(ExecContext& ctx, const columnar::RecordBatch& 
     if (min_hash) *min_hash = std::min(*min_hash, h);
     if (max_hash) *max_hash = std::max(*max_hash, h);
   }
-  files->resize(kSpillParts);
-  for (int p = 0; p < kSpillParts; ++p) {
-    if (sel[p].empty()) continue;
-    auto& f = (*files)[p];
-    if (!f) {
-      ASSIGN_OR_RETURN(f, ctx.spill->Create(spill_schema_, SpillBlockBytes(ctx), &stats.spilled_bytes));
-      f->set_min_block_rows(std::max(1, ctx.batch_size));  // a batch's rows go 16 ways
-    }
-    if (static_cast<int64_t>(sel[p].size()) == n) {
-      RETURN_NOT_OK(f->Append(rows));
-    } else {
-      RETURN_NOT_OK(f->Append(*columnar::GatherBatch(rows, sel[p].data(), static_cast<int64_t>(sel[p].size()))));
-    }
-  }
-  return Status::OK();
+  return AppendToPartitions(rows, sel, files, [&]() -> Result<std::unique_ptr<SpillFile>> {
+    ASSIGN_OR_RETURN(auto f, ctx.spill->Create(spill_schema_, SpillBlockBytes(ctx), &stats.spilled_bytes));
+    f->set_min_block_rows(std::max(1, ctx.batch_size));  // a batch's rows go 16 ways
+    return f;
+  });
 }
 
 Status PhysicalWindow::RouteChunks(ExecContext& ctx, std::vector<Chunk>* chunks, SpillFiles* files) {

@@ -163,21 +163,9 @@ TEST_P(WindowSpillTest, NoPartitionByWithAWholePartitionFunctionFailsNamingWindo
 }
 
 TEST_P(WindowSpillTest, DisabledSpillingFailsNamingWindow) {
-  Run("SET memory_limit = '4MB'");
-  Run("SET temp_directory = ''");
-  const std::string q = With(1) + "SELECT count(*), sum(rn) FROM (SELECT row_number() OVER (PARTITION BY g ORDER BY "
-                                  "x, i) AS rn FROM t) q";
-  auto r = con_->Query(q);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kOutOfMemory) << r.status().ToString();
-  EXPECT_EQ(r.status().ToString().rfind("OutOfMemoryException: Window needs ", 0), 0u) << r.status().ToString();
-  EXPECT_EQ(db_->impl().memory->reserved(), 0);
-  Run("RESET temp_directory");
-  const int64_t before = Spilled();
-  const auto spilled = Run(q);
-  EXPECT_GT(Spilled(), before);
-  Run("SET memory_limit = '2GB'");
-  EXPECT_EQ(spilled, Run(q));
+  ExpectFailsWithSpillingDisabled(
+      With(1) + "SELECT count(*), sum(rn) FROM (SELECT row_number() OVER (PARTITION BY g ORDER BY x, i) AS rn FROM t) q",
+      "4MB", "Window needs ");
 }
 
 TEST_P(WindowSpillTest, AFailedSpillingWindowLeavesNoFiles) {
