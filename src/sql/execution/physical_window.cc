@@ -7,6 +7,7 @@
 #include "sql/binder/sort_order.h"
 #include "sql/execution/group_hash_table.h"
 #include "sql/execution/physical_sort.h"
+#include "sql/execution/task_runner.h"
 #include "sql/execution/thread_pool.h"
 #include "sql/execution/window_evaluator.h"
 
@@ -29,6 +30,7 @@ struct WindowLocal : LocalSinkState {
   MemoryReservation memory;
   bool spilling = false;              // rows go to `files` (physical_window_spill.cc)
   PhysicalWindow::SpillFiles files;   // one per hash partition
+  void ReleaseCollected(const ExecContext& ctx) override { ReleaseLater(ctx, std::move(chunks), std::move(bucket_of)); }
 };
 
 }  // namespace
@@ -326,6 +328,10 @@ Status PhysicalWindow::FinalizeInMemory(ExecContext& ctx) {
     r.reset();
   }
   return memory_.Resize(BatchesMemoryBytes(result_));
+}
+
+void PhysicalWindow::ReleaseCollected(const ExecContext& ctx) {
+  ReleaseLater(ctx, std::move(chunks_), std::move(bucket_of_), std::move(result_));
 }
 
 Result<std::unique_ptr<SourceState>> PhysicalWindow::OpenSource(ExecContext& ctx) {

@@ -41,6 +41,7 @@ class PhysicalWindow : public PhysicalOperator {
   Status Combine(ExecContext& ctx, LocalSinkState* local, int input) override;
   Status Finalize(ExecContext& ctx) override;
   Result<std::unique_ptr<SourceState>> OpenSource(ExecContext& ctx) override;
+  void ReleaseCollected(const ExecContext& ctx) override;
 
   // Spill files of one hash partition (from several workers), or of each of 16.
   using SpillFiles = std::vector<std::unique_ptr<SpillFile>>;
