@@ -104,6 +104,23 @@ class SpillTest : public ::testing::TestWithParam<int> {
     EXPECT_GT(Spilled(), before) << sql;
     ExpectNothingLeft();
   }
+  // With spilling disabled, `sql` under `limit` fails with an OutOfMemoryException whose message
+  // starts with `error`; spilling again, it spills and gives the rows it gives under 2 GB.
+  void ExpectFailsWithSpillingDisabled(const std::string& sql, const std::string& limit, const std::string& error) {
+    Run("SET memory_limit = '" + limit + "'");
+    Run("SET temp_directory = ''");
+    auto r = con_->Query(sql);
+    ASSERT_FALSE(r.ok()) << sql;
+    EXPECT_EQ(r.status().code(), StatusCode::kOutOfMemory) << r.status().ToString();
+    EXPECT_EQ(r.status().ToString().rfind("OutOfMemoryException: " + error, 0), 0u) << r.status().ToString();
+    EXPECT_EQ(db_->impl().memory->reserved(), 0);
+    Run("RESET temp_directory");
+    const int64_t before = Spilled();
+    const auto spilled = Run(sql);
+    EXPECT_GT(Spilled(), before) << sql;
+    Run("SET memory_limit = '2GB'");
+    EXPECT_EQ(spilled, Run(sql));
+  }
   // `sql` under `limit`, interrupted once it has spilled something, is Interrupted and the
   // connection answers afterwards.
   void ExpectInterruptedAfterSpilling(const std::string& sql, const std::string& limit) {

@@ -45,21 +45,11 @@ Status PhysicalHashAggregate::RouteRows(ExecContext& ctx, const columnar::Record
   enc.Encode(keys, n);
   std::vector<std::vector<uint32_t>> sel(kSpillParts);
   for (int64_t i = 0; i < n; ++i) sel[PartitionOf(enc.hash(i), shift)].push_back(static_cast<uint32_t>(i));
-  files->resize(kSpillParts);
-  for (int p = 0; p < kSpillParts; ++p) {
-    if (sel[p].empty()) continue;
-    auto& f = (*files)[p];
-    if (!f) {
-      ASSIGN_OR_RETURN(f, ctx.spill->Create(spill_schema_, SpillBlockBytes(ctx), &stats.spilled_bytes));
-      f->set_min_block_rows(std::max(1, ctx.batch_size));  // a batch's rows go 16 ways
-    }
-    if (static_cast<int64_t>(sel[p].size()) == n) {
-      RETURN_NOT_OK(f->Append(rows));
-    } else {
-      RETURN_NOT_OK(f->Append(*columnar::GatherBatch(rows, sel[p].data(), static_cast<int64_t>(sel[p].size()))));
-    }
-  }
-  return Status::OK();
+  return AppendToPartitions(rows, sel, files, [&]() -> Result<std::unique_ptr<SpillFile>> {
+    ASSIGN_OR_RETURN(auto f, ctx.spill->Create(spill_schema_, SpillBlockBytes(ctx), &stats.spilled_bytes));
+    f->set_min_block_rows(std::max(1, ctx.batch_size));  // a batch's rows go 16 ways
+    return f;
+  });
 }
 
 Status PhysicalHashAggregate::ApplyRows(Table* t, const columnar::RecordBatch& rows, MemoryReservation* memory,

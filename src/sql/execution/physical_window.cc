@@ -7,6 +7,7 @@
 #include "sql/binder/sort_order.h"
 #include "sql/execution/group_hash_table.h"
 #include "sql/execution/physical_sort.h"
+#include "sql/execution/task_runner.h"
 #include "sql/execution/thread_pool.h"
 #include "sql/execution/window_evaluator.h"
 
@@ -27,6 +28,9 @@ struct WindowLocal : LocalSinkState {
   std::vector<std::vector<uint16_t>> bucket_of;
   RowKeys keys;
   MemoryReservation memory;
+  bool spilling = false;              // rows go to `files` (physical_window_spill.cc)
+  PhysicalWindow::SpillFiles files;   // one per hash partition
+  void ReleaseCollected(const ExecContext& ctx) override { ReleaseLater(ctx, std::move(chunks), std::move(bucket_of)); }
 };
 
 }  // namespace
@@ -44,6 +48,14 @@ PhysicalWindow::PhysicalWindow(columnar::SchemaPtr schema, size_t input_width, s
     for (const auto& a : c.args) evaluated_.push_back(a);
   }
   buckets_ = partition_by_.empty() ? 1 : kPartitionBuckets;
+  not_streamable_ = NotStreamable(&stream_before_, &stream_after_);
+  // Field names do not matter in spill files: every column is "c".
+  auto spill = std::make_shared<columnar::Schema>();
+  for (size_t i = 0; i < input_width_; ++i) spill->fields.push_back({"c", this->schema()->fields[i].type});
+  for (const auto& e : evaluated_) spill->fields.push_back({"c", e->type});
+  spill->fields.push_back({"c", columnar::Int64()});  // the input chunk's order key
+  spill->fields.push_back({"c", columnar::Int64()});  // the row's position in it
+  spill_schema_ = std::move(spill);
 }
 
 std::string PhysicalWindow::Details() const {
@@ -63,7 +75,7 @@ Result<std::unique_ptr<LocalSinkState>> PhysicalWindow::MakeLocalSink(ExecContex
       new WindowLocal(ctx.statement_timestamp, ctx.Reserve(Name())));
 }
 
-Status PhysicalWindow::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, int) {
+Status PhysicalWindow::Sink(ExecContext& ctx, LocalSinkState* local, Chunk chunk, int) {
   auto* l = static_cast<WindowLocal*>(local);
   const auto& b = *chunk.batch;
   std::vector<VectorPtr> cols(b.columns.begin(), b.columns.begin() + input_width_);
@@ -75,6 +87,10 @@ Status PhysicalWindow::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, in
       cols.push_back(std::move(v));
     }
   }
+  if (l->spilling) {
+    const columnar::RecordBatch stored(nullptr, std::move(cols), b.num_rows);
+    return RouteRows(ctx, *WithTieBreak(stored, chunk.order, 0), 0, &l->files);
+  }
   std::vector<uint16_t> bucket(b.num_rows, 0);
   if (buckets_ > 1) {
     std::vector<const Vector*> keys;
@@ -85,15 +101,49 @@ Status PhysicalWindow::Sink(ExecContext&, LocalSinkState* local, Chunk chunk, in
     }
   }
   auto stored = std::make_shared<columnar::RecordBatch>(nullptr, std::move(cols), b.num_rows);
-  RETURN_NOT_OK(l->memory.Grow(columnar::BatchMemoryBytes(*stored) +
-                               static_cast<int64_t>(bucket.capacity() * sizeof(uint16_t))));
+  const int64_t bytes =
+      columnar::BatchMemoryBytes(*stored) + static_cast<int64_t>(bucket.capacity() * sizeof(uint16_t));
+  Status grown = l->memory.Grow(bytes);
+  if (MaySpill(ctx)) {
+    // The share of all workers' rows: evaluating in memory takes about four times their bytes
+    // (the concatenation, a bucket's copies and the output).
+    const int64_t share = ctx.memory ? ctx.memory->limit() / 4 : INT64_MAX;
+    const bool over = held_.fetch_add(bytes, std::memory_order_relaxed) + bytes > share;
+    if (grown.IsOutOfMemory() || over || spilling_.load(std::memory_order_relaxed)) {
+      spilling_.store(true, std::memory_order_relaxed);
+      l->spilling = true;
+      l->chunks.push_back({std::move(stored), chunk.order});
+      l->bucket_of.clear();
+      l->memory.Release();
+      return RouteChunks(ctx, &l->chunks, &l->files);
+    }
+  }
+  RETURN_NOT_OK(grown);
   l->chunks.push_back({std::move(stored), chunk.order});
   l->bucket_of.push_back(std::move(bucket));
   return Status::OK();
 }
 
-Status PhysicalWindow::Combine(ExecContext&, LocalSinkState* local, int) {
+Status PhysicalWindow::Combine(ExecContext& ctx, LocalSinkState* local, int) {
   auto* l = static_cast<WindowLocal*>(local);
+  if (!l->spilling && spilling_.load(std::memory_order_relaxed)) {
+    // Another worker spilled: this one's rows join the files (here, in parallel, not in Finalize).
+    l->spilling = true;
+    l->bucket_of.clear();
+    RETURN_NOT_OK(RouteChunks(ctx, &l->chunks, &l->files));
+    l->memory.Release();
+  }
+  if (l->spilling) {
+    for (auto& f : l->files) {
+      if (f) RETURN_NOT_OK(f->FinishWriting());
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (spilled_.size() < l->files.size()) spilled_.resize(l->files.size());  // none when it had no rows
+    for (size_t p = 0; p < l->files.size(); ++p) {
+      if (l->files[p]) spilled_[p].push_back(std::move(l->files[p]));
+    }
+    return Status::OK();
+  }
   std::lock_guard<std::mutex> lock(mu_);
   memory_.Merge(std::move(l->memory));
   for (size_t i = 0; i < l->chunks.size(); ++i) {
@@ -108,7 +158,12 @@ Result<columnar::BatchPtr> PhysicalWindow::EvaluateBucket(const std::vector<Vect
   const int64_t n = static_cast<int64_t>(rows.size());
   std::vector<VectorPtr> cols;
   for (const auto& c : all) cols.push_back(columnar::Gather(*c, rows.data(), n));
-  // Sort by partition keys, then order keys (stable: ties keep input order).
+  return EvaluateSorted(std::move(cols), n);
+}
+
+Result<columnar::BatchPtr> PhysicalWindow::EvaluateSorted(std::vector<VectorPtr> cols, int64_t n) const {
+  // Sort by partition keys, then order keys (stable: ties keep input order), then the
+  // tie-break columns when there are any.
   const size_t np = partition_by_.size(), no = order_.size();
   std::vector<const Vector*> keys;
   std::vector<SortSpec> specs;
@@ -119,6 +174,10 @@ Result<columnar::BatchPtr> PhysicalWindow::EvaluateBucket(const std::vector<Vect
   for (size_t i = 0; i < no; ++i) {
     keys.push_back(cols[input_width_ + np + i].get());
     specs.push_back({order_[i].descending, order_[i].nulls_first});
+  }
+  for (size_t c = input_width_ + evaluated_.size(); c < cols.size(); ++c) {
+    keys.push_back(cols[c].get());
+    specs.push_back({false, true});
   }
   if (!keys.empty()) {
     std::vector<uint32_t> idx = SortIndices(keys, specs, n);
@@ -154,7 +213,34 @@ Result<columnar::BatchPtr> PhysicalWindow::EvaluateBucket(const std::vector<Vect
 
 Status PhysicalWindow::Finalize(ExecContext& ctx) {
   if (!memory_.tracker()) memory_.Merge(ctx.Reserve(Name()));
+  if (spilling_.load(std::memory_order_relaxed)) return FinalizeSpilled(ctx);
+  return FinalizeInMemory(ctx);
+}
+
+Status PhysicalWindow::FinalizeInMemory(ExecContext& ctx) {
   if (chunks_.empty()) return memory_.Resize(0);
+  const int workers = ctx.pool ? std::max(1, std::min(ctx.threads, buckets_)) : 1;
+  if (MaySpill(ctx)) {
+    // What evaluating in memory will take at its peak: the concatenation (rows held twice), or
+    // the rows, the outputs and the largest buckets being evaluated. Refused: spill instead.
+    int64_t bytes = 0, rows = 0;
+    std::vector<int64_t> sizes(buckets_, 0);
+    for (size_t i = 0; i < chunks_.size(); ++i) {
+      bytes += columnar::BatchMemoryBytes(*chunks_[i].batch);
+      rows += chunks_[i].batch->num_rows;
+      for (uint16_t b : bucket_of_[i]) ++sizes[b];
+    }
+    const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
+    const int64_t per_row = rows > 0 ? bytes / rows : 0;
+    const int64_t peak = std::max(2 * bytes + rows * 10,
+                                  2 * bytes + workers * EvaluationBytes(per_row * largest, largest));
+    Status probe = memory_.Resize(peak);
+    if (probe.IsOutOfMemory()) {
+      spilling_.store(true, std::memory_order_relaxed);
+      return FinalizeSpilled(ctx);
+    }
+    RETURN_NOT_OK(probe);
+  }
   std::vector<columnar::BatchPtr> batches;
   std::vector<uint16_t> bucket;
   // Input order (the chunks' order keys) decides between rows that tie in the ORDER BY.
@@ -191,7 +277,6 @@ Status PhysicalWindow::Finalize(ExecContext& ctx) {
   // A bucket of k rows holds two gathered copies of its rows' columns, the sort's scratch and
   // its output (about one more copy): reserved before it starts, then only the output. Per
   // worker: the outputs of its finished buckets and the one it evaluates.
-  const int workers = ctx.pool ? std::max(1, std::min(ctx.threads, buckets_)) : 1;
   std::vector<MemoryReservation> worker_memory;
   for (int w = 0; w < workers; ++w) worker_memory.push_back(ctx.Reserve(Name()));
   const int64_t keys = static_cast<int64_t>(partition_by_.size() + order_.size());
@@ -245,7 +330,16 @@ Status PhysicalWindow::Finalize(ExecContext& ctx) {
   return memory_.Resize(BatchesMemoryBytes(result_));
 }
 
-Result<std::unique_ptr<SourceState>> PhysicalWindow::OpenSource(ExecContext&) {
+void PhysicalWindow::ReleaseCollected(const ExecContext& ctx) {
+  ReleaseLater(ctx, std::move(chunks_), std::move(bucket_of_), std::move(result_));
+}
+
+Result<std::unique_ptr<SourceState>> PhysicalWindow::OpenSource(ExecContext& ctx) {
+  if (spilled_result_) {
+    MemoryReservation memory = ctx.Reserve(Name());
+    RETURN_NOT_OK(memory.Grow(SpillBlockBytes(ctx)));
+    return std::unique_ptr<SourceState>(new SpillFileSource(std::move(spilled_result_), std::move(memory)));
+  }
   return std::unique_ptr<SourceState>(new BatchListSource(std::move(result_), std::move(memory_)));
 }
 

@@ -249,4 +249,24 @@ Result<columnar::BatchPtr> SpillFile::Next() {
   return std::move(*b);
 }
 
+Status AppendToPartitions(const columnar::RecordBatch& rows, const std::vector<std::vector<uint32_t>>& sel,
+                          std::vector<std::unique_ptr<SpillFile>>* files,
+                          const std::function<Result<std::unique_ptr<SpillFile>>()>& create) {
+  if (files->size() < sel.size()) files->resize(sel.size());
+  for (size_t p = 0; p < sel.size(); ++p) {
+    if (sel[p].empty()) continue;
+    auto& f = (*files)[p];
+    if (!f) {
+      ASSIGN_OR_RETURN(f, create());
+    }
+    const auto n = static_cast<int64_t>(sel[p].size());
+    if (n == rows.num_rows) {
+      RETURN_NOT_OK(f->Append(rows));
+    } else {
+      RETURN_NOT_OK(f->Append(*columnar::GatherBatch(rows, sel[p].data(), n)));
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace shoal::sql

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -127,5 +128,12 @@ class SpillFile {
   std::vector<columnar::BatchPtr> pending_;  // write: small batches not yet in a block
   int64_t pending_rows_ = 0;
 };
+
+// Appends to (*files)[p] the rows of `rows` that sel[p] selects, for every p with rows (the whole
+// batch, without a copy, when one p has them all); (*files)[p] is made by `create` when first
+// needed, and `files` grows to sel.size().
+Status AppendToPartitions(const columnar::RecordBatch& rows, const std::vector<std::vector<uint32_t>>& sel,
+                          std::vector<std::unique_ptr<SpillFile>>* files,
+                          const std::function<Result<std::unique_ptr<SpillFile>>()>& create);
 
 }  // namespace shoal::sql

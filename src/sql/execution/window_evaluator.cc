@@ -180,6 +180,18 @@ Result<VectorPtr> WindowEvaluator::Aggregate(const WindowCall& call, const std::
     }
     auto out = call.binding.Create();
     out->Resize(c);
+    if (prefix_ && call.frame.start == FrameBoundType::kUnboundedPreceding) {
+      // The partition's rows before the block come first (order-sensitive aggregates).
+      src[0].clear();
+      dst[0].clear();
+      for (int64_t r = 0; r < c && part_start_[base + r] == 0; ++r) {
+        src[0].push_back(0);
+        dst[0].push_back(static_cast<uint32_t>(r));
+      }
+      if (!src[0].empty()) {
+        RETURN_NOT_OK(out->CombineSelected(*prefix_, src[0].data(), dst[0].data(), static_cast<int64_t>(src[0].size())));
+      }
+    }
     for (size_t round = 0; round < max_pieces; ++round) {
       for (auto& v : src) v.clear();
       for (auto& v : dst) v.clear();

@@ -27,6 +27,14 @@ class WindowEvaluator {
   // One result row per input row for `call`; `args` are its evaluated arguments (sorted).
   Result<columnar::VectorPtr> Evaluate(const WindowCall& call, const std::vector<const columnar::Vector*>& args);
 
+  // For a block of a partition bigger than memory, evaluated piece by piece: the next aggregate
+  // whose frame starts at UNBOUNDED PRECEDING folds group 0 of `prefix` (the partition's rows
+  // before the block) in first for the rows of the block's first partition (null: none).
+  void SetPrefix(expr::GroupedAggregate* prefix) { prefix_ = prefix; }
+  // Row i's partition start and peer group number in its partition (1-based), within the block.
+  int64_t part_start(int64_t i) const { return part_start_[i]; }
+  int64_t dense(int64_t i) const { return dense_[i]; }
+
  private:
   // Frame [start, end) of every row.
   Status ComputeFrames(const BoundFrame& frame, std::vector<int64_t>* start, std::vector<int64_t>* end) const;
@@ -43,6 +51,7 @@ class WindowEvaluator {
   std::vector<int64_t> part_start_, part_end_;  // partition bounds per row
   std::vector<int64_t> peer_start_, peer_end_;  // peer group bounds per row
   std::vector<int64_t> dense_;                  // peer group number in the partition (1-based)
+  expr::GroupedAggregate* prefix_ = nullptr;
 };
 
 }  // namespace shoal::sql
