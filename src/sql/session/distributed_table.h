@@ -1,0 +1,21 @@
+// The table a distributed job names (shoal/distributed.h): delta.`path` resolved to its
+// directory, and the paths of files its staged actions name.
+// Thread-safety: free functions over one Connection (used by one thread at a time).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "shoal/database.h"
+#include "shoal/status.h"
+
+namespace shoal {
+
+// The directory of the table `table` names (delta.`table`), which must exist; no trailing '/'.
+Result<std::string> ExistingTableRoot(Connection& connection, std::string_view table);
+
+// The storage path of `path` (a staged file's add or cdc path), which must lie inside `root`
+// without '..'; InvalidArgument naming `what` otherwise.
+Result<std::string> StagedFileInside(const std::string& root, const std::string& path, const std::string& what);
+
+}  // namespace shoal
