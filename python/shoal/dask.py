@@ -4,6 +4,7 @@
     ddf = shoal.dask.read_table("/data/events", columns=["day", "n"], filter="n > 10")
     shoal.dask.write_table(ddf, "/data/copy", job_id="copy-2024-01-01")
     shoal.dask.sql("/data/events", "SELECT day, count(*) AS c FROM t GROUP BY day").compute()
+    shoal.dask.execute("/data/events", "DELETE FROM delta.`/data/events` WHERE n < 0", job_id="purge-1")
 
 The client plans (which data files, at which version) and commits; each Dask task reads or
 writes its share through the shoal engine in the worker process and returns pandas (reads) or
@@ -17,7 +18,7 @@ import threading
 from . import _dask_sql, _shoal
 from ._shoal import BinderException, CatalogException, InvalidInputException, NotSupportedException
 
-__all__ = ["read_table", "write_table", "sql", "WriteResult"]
+__all__ = ["read_table", "write_table", "sql", "execute", "WriteResult", "ExecuteResult"]
 
 # Target bytes of data files per read partition.
 DEFAULT_SPLIT_BYTES = 128 << 20
@@ -399,15 +400,17 @@ def _create_table(con, table, meta, partition_by):
     con.query("CREATE TABLE %s (%s)%s" % (_quote_path(table), cols, parts))
 
 
-def _run_all(tasks):
-    """Computes every delayed task, also when some fail: [(result or None, exception or None)]."""
+def _run_all(tasks, client=None):
+    """Computes every delayed task, also when some fail: [(result or None, exception or None)].
+    `client`: a distributed Client; default the current one, else Dask's local scheduler."""
     import dask
 
-    try:
-        from distributed import default_client
-        client = default_client()
-    except (ImportError, ValueError):
-        client = None
+    if client is None:
+        try:
+            from distributed import default_client
+            client = default_client()
+        except (ImportError, ValueError):
+            client = None
     if client is None:
         out = []
         for r in dask.compute(*tasks):
@@ -518,6 +521,79 @@ def _drop_created(con, table):
             con.query("DROP TABLE %s" % _quote_path(table))
     except Exception:  # noqa: BLE001 - the job's own error is the one to raise
         pass
+
+
+# ---------------------------------------------------------------- DML
+
+# Called on the client with the staged changes just before execute commits them (tests use it
+# to commit another job in between, deterministically).
+_before_commit_hook = None
+
+
+def _stage_statement(paths, warehouse, table, statement, version):
+    """Runs `statement` on the data files `paths` of `table` at `version` without committing;
+    returns the staged changes (or {"error": exception} so the client can clean up)."""
+    try:
+        con = _connection(warehouse, TASK_THREADS)
+        return con.stage_statement(table, statement, int(version), list(paths))
+    except Exception as e:  # reported to the client, which deletes the other tasks' files
+        return {"error": e}
+
+
+class ExecuteResult(dict):
+    """What execute did: version, already_committed, files (data files added or changed) and the
+    statement's metrics summed over the workers (num_affected_rows, ...), as attributes and keys."""
+
+    __getattr__ = dict.__getitem__
+
+
+def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_BYTES):
+    """Runs one UPDATE or DELETE on the Delta table at `uri` (the statement names it as
+    delta.`<absolute path>`) on a Dask cluster, in one commit.
+
+    The client binds the statement (a missing column, another statement kind or another table
+    raise here, before anything is scheduled), pins the latest version and plans its data files
+    pruned by the statement's WHERE; the files are grouped into tasks of about `split_bytes`.
+    Each task runs the statement on exactly its files in a transaction that is never committed
+    and returns that transaction's read set and staged changes (rows deleted per file, rewritten
+    and change data files). The client commits them all as ONE transaction under the ordinary
+    conflict rules: a job that lost the race to a commit changing other rows of the same files
+    rebases and commits; one changing the same rows raises Delta's named conflict (e.g.
+    ConcurrentDeleteDeleteException) and its staged files are deleted.
+
+    `job_id` (a string, or (app_id, version)) is recorded as the Delta txn action: a job whose id
+    the table has commits nothing (already_committed). `client`: a distributed Client (default:
+    the current one, else Dask's local scheduler)."""
+    import dask
+
+    warehouse, table = _location(uri)
+    con = _connection(warehouse)
+    app_id, app_version = _job_txn(job_id)
+    plan = con.plan_statement_files(table, str(statement), None)
+    version = plan["version"]
+    groups = _balanced_groups(plan["files"], split_bytes) if plan["files"] else [[]]
+    tasks = [dask.delayed(_stage_statement, pure=False)(tuple(f["path"] for f in g), warehouse, table,
+                                                        str(statement), version)
+             for g in groups]
+    results = _run_all(tasks, client)
+    changes = [r for r, _ in results if r]
+    errors = [e for _, e in results if e is not None]
+    if errors:
+        if changes:
+            con.discard_staged_changes(table, changes)
+        raise errors[0]
+    if _before_commit_hook is not None:
+        _before_commit_hook(changes)
+    # A conflict deletes the staged files in the commit; after another error (I/O: the commit's
+    # outcome unknown) they are kept, since they may be live now (VACUUM reclaims them if not).
+    r = con.commit_staged_changes(table, changes, read_version=version, app_id=app_id, app_version=app_version)
+    metrics = {}
+    if not r["already_committed"]:
+        for c in changes:
+            for name, value in zip(c["metric_names"], c["metrics"]):
+                metrics[name] = metrics.get(name, 0) + value
+    return ExecuteResult(version=r["version"], already_committed=r["already_committed"], files=r["files"],
+                         tasks=len(tasks), **metrics)
 
 
 # ---------------------------------------------------------------- sql

@@ -242,3 +242,114 @@ def test_an_engine_error_in_a_worker_reaches_the_client_as_its_class(client, wh)
         shoal.dask.write_table(dd.from_pandas(rows, npartitions=3), uri)
     assert wh.sql("SELECT count(*) FROM strict").fetchall() == [(0,)]
     assert file_count(uri) == 0
+
+
+# ---------------------------------------------------------------- distributed DML
+
+
+def make_dml_pair(con):
+    """Tables `events` (changed on the cluster) and `twin` (changed locally by the same
+    statements) with deletion vectors, the change data feed, 3 partitions x 4 commits and
+    existing deletion vectors; returns events' path."""
+    for name in ("events", "twin"):
+        con.sql("CREATE TABLE %s (id BIGINT, p INT, v DOUBLE, s STRING) PARTITIONED BY (p) TBLPROPERTIES "
+                "('delta.enableDeletionVectors' = 'true', 'delta.enableChangeDataFeed' = 'true')" % name)
+        for k in range(4):
+            con.sql("INSERT INTO %s SELECT id, CAST(id %% 3 AS INT), id * 0.5, 's' || CAST(id %% 11 AS STRING) "
+                    "FROM range(%d, %d) AS r(id)" % (name, k * 1000, (k + 1) * 1000))
+        con.sql("DELETE FROM %s WHERE id %% 13 = 0" % name)
+    return table_path(con, "events")
+
+
+def rows(con, name):
+    return con.sql("SELECT * FROM %s" % name).df()
+
+
+def version(con, name):
+    return int(con.sql("DESCRIBE HISTORY %s" % name).df()["version"].max())
+
+
+def parquet_files(uri):
+    return sum(1 for _, _, fs in os.walk(uri) for f in fs if f.endswith(".parquet"))
+
+
+def test_execute_update_and_delete_equal_the_local_statements(client, wh):
+    uri = make_dml_pair(wh)
+    for text in ("UPDATE {t} SET v = v * 2, s = upper(s) WHERE id %% 5 = 1 AND id < 3500",
+                 "DELETE FROM {t} WHERE s = 's3' OR id > 3900"):
+        before = version(wh, "events")
+        r = shoal.dask.execute(uri, text.replace("{t}", "delta.`%s`" % uri).replace("%%", "%"), client=client,
+                               split_bytes=1)
+        local = wh.sql(text.replace("{t}", "twin").replace("%%", "%")).df()
+        assert r.tasks >= 2
+        assert r.num_affected_rows == local["num_affected_rows"][0] > 0
+        assert r.version == before + 1 == version(wh, "events")
+        assert_same(rows(wh, "events"), rows(wh, "twin"))
+    cdf = "SELECT id, p, v, s, _change_type FROM table_changes('%s', 5)"
+    assert_same(wh.sql(cdf % "events").df(), wh.sql(cdf % "twin").df())
+
+
+def test_execute_resubmitted_job_commits_once(client, wh):
+    uri = make_dml_pair(wh)
+    sql = "UPDATE delta.`%s` SET v = v + 1 WHERE id < 1500" % uri
+    first = shoal.dask.execute(uri, sql, client=client, job_id="bump-1", split_bytes=1)
+    assert not first.already_committed
+    after, files = rows(wh, "events"), parquet_files(uri)
+    again = shoal.dask.execute(uri, sql, client=client, job_id="bump-1", split_bytes=1)
+    assert again.already_committed and again.version == first.version == version(wh, "events")
+    assert_same(rows(wh, "events"), after)
+    assert parquet_files(uri) == files  # the replay's staged files are gone
+
+
+def test_concurrent_jobs_on_disjoint_rows_of_the_same_files_both_commit(client, wh):
+    uri = make_dml_pair(wh)
+    path = "delta.`%s`" % uri
+    a = "UPDATE {t} SET s = 'a' WHERE id % 4 = 0"
+    b = "UPDATE {t} SET s = 'b' WHERE id % 4 = 2"
+    base = version(wh, "events")
+    try:
+        # b has staged its changes at `base` when a commits: b's commit rebases row by row.
+        shoal.dask._before_commit_hook = lambda _: (
+            setattr(shoal.dask, "_before_commit_hook", None),
+            shoal.dask.execute(uri, a.replace("{t}", path), client=client, split_bytes=1))
+        rb = shoal.dask.execute(uri, b.replace("{t}", path), client=client, split_bytes=1)
+    finally:
+        shoal.dask._before_commit_hook = None
+    assert rb.version == base + 2  # a committed base + 1 in between
+    wh.sql(a.replace("{t}", "twin"))
+    wh.sql(b.replace("{t}", "twin"))
+    assert_same(rows(wh, "events"), rows(wh, "twin"))
+
+
+def test_concurrent_jobs_on_overlapping_rows_give_the_named_conflict(client, wh):
+    uri = make_dml_pair(wh)
+    path = "delta.`%s`" % uri
+    seen = {}
+
+    def commit_a_first(changes):
+        shoal.dask._before_commit_hook = None
+        shoal.dask.execute(uri, "UPDATE %s SET s = 'a' WHERE id < 2000" % path, client=client, split_bytes=1)
+        seen["version"], seen["files"] = version(wh, "events"), parquet_files(uri)
+
+    try:
+        shoal.dask._before_commit_hook = commit_a_first
+        with pytest.raises(shoal.ConcurrentDeleteDeleteException):
+            shoal.dask.execute(uri, "DELETE FROM %s WHERE id %% 2 = 0 AND id < 1000" % path, client=client,
+                               split_bytes=1)
+    finally:
+        shoal.dask._before_commit_hook = None
+    assert version(wh, "events") == seen["version"]
+    assert parquet_files(uri) < seen["files"]  # the loser's change data files were deleted
+
+
+def test_execute_bad_statements_are_named_errors_on_the_client(client, wh):
+    uri = make_dml_pair(wh)
+    before, files = version(wh, "events"), parquet_files(uri)
+    path = "delta.`%s`" % uri
+    with pytest.raises(shoal.BinderException, match="nope"):
+        shoal.dask.execute(uri, "UPDATE %s SET s = 'x' WHERE nope = 1" % path, client=client)
+    with pytest.raises(shoal.InvalidInputException):
+        shoal.dask.execute(uri, "SELECT * FROM %s" % path, client=client)
+    with pytest.raises(shoal.InvalidInputException, match="twin"):
+        shoal.dask.execute(uri, "DELETE FROM twin WHERE id = 1", client=client)
+    assert version(wh, "events") == before and parquet_files(uri) == files
