@@ -154,4 +154,26 @@ Result<StagedCommit> CommitStagedChanges(Connection& connection, std::string_vie
 // job); never a file the table's latest version holds.
 Status DiscardStagedChanges(Connection& connection, std::string_view table, const std::vector<StagedChanges>& changes);
 
+// The pieces of a MERGE that a distributed run executes apart (doc/dask.md): the matched
+// clauses on each group of target files, each group with the whole source (a target row lives
+// in one group, which sees every source row, so Delta's rule that two source rows may not
+// match one target row holds as in one process); the NOT MATCHED [BY TARGET] inserts once, for
+// the source rows that no group matched.
+struct MergeParts {
+  std::string source_name;  // the USING relation: a name the caller registers the source under
+  // The MERGE with only its WHEN MATCHED and WHEN NOT MATCHED BY SOURCE clauses ("" when none).
+  std::string matched_sql;
+  // The MERGE with only its WHEN NOT MATCHED [BY TARGET] clauses ("" when none).
+  std::string insert_sql;
+  // SELECT DISTINCT of the source's `row_column` for the source rows the ON condition matches
+  // in the relation `split_name` (the target's files of one group, as RegisterTableFiles).
+  std::string matched_rows_sql;
+};
+
+// Splits `sql`, one MERGE INTO `table`, into MergeParts. InvalidArgument for another
+// statement or table, a source that is not a plain name (a table function, a subquery, a
+// qualified or time-travelled table), or a delta.`path` target without an alias.
+Result<MergeParts> SplitMergeStatement(Connection& connection, std::string_view table, std::string_view sql,
+                                       const std::string& split_name, const std::string& row_column);
+
 }  // namespace shoal

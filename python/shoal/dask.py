@@ -4,7 +4,10 @@
     ddf = shoal.dask.read_table("/data/events", columns=["day", "n"], filter="n > 10")
     shoal.dask.write_table(ddf, "/data/copy", job_id="copy-2024-01-01")
     shoal.dask.sql("/data/events", "SELECT day, count(*) AS c FROM t GROUP BY day").compute()
-    shoal.dask.execute("/data/events", "DELETE FROM delta.`/data/events` WHERE n < 0", job_id="purge-1")
+    shoal.dask.execute("/data/events", "DELETE FROM events WHERE n < 0", job_id="purge-1")
+    shoal.dask.merge("/data/events", updates_ddf,
+                     "MERGE INTO events t USING updates u ON t.id = u.id WHEN MATCHED THEN UPDATE SET *"
+                     " WHEN NOT MATCHED THEN INSERT *")
 
 The client plans (which data files, at which version) and commits; each Dask task reads or
 writes its share through the shoal engine in the worker process and returns pandas (reads) or
@@ -18,7 +21,7 @@ import threading
 from . import _dask_sql, _shoal
 from ._shoal import BinderException, CatalogException, InvalidInputException, NotSupportedException
 
-__all__ = ["read_table", "write_table", "sql", "execute", "WriteResult", "ExecuteResult"]
+__all__ = ["read_table", "write_table", "sql", "execute", "merge", "WriteResult", "ExecuteResult"]
 
 # Target bytes of data files per read partition.
 DEFAULT_SPLIT_BYTES = 128 << 20
@@ -592,6 +595,122 @@ def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_
         for c in changes:
             for name, value in zip(c["metric_names"], c["metrics"]):
                 metrics[name] = metrics.get(name, 0) + value
+    return ExecuteResult(version=r["version"], already_committed=r["already_committed"], files=r["files"],
+                         tasks=len(tasks), **metrics)
+
+
+_SPLIT = "__shoal_split"
+_SOURCE_ROW = "__shoal_source_row"
+
+
+def _merge_split(paths, warehouse, table, version, parts, source, numbered):
+    """One group of target files of a distributed MERGE: runs its matched clauses with the whole
+    `source` on `paths` without committing, and lists the source rows (numbered by _SOURCE_ROW)
+    the ON condition matches there. Returns {"changes": staged or None, "matched": [row, ...]}
+    (or {"error": exception})."""
+    try:
+        from . import _frame
+
+        con = _connection(warehouse, TASK_THREADS)
+        name = parts["source_name"]
+        out = {"changes": None, "matched": []}
+        try:
+            if parts["matched_sql"]:
+                con.register(name, _frame.columns(source))
+                out["changes"] = con.stage_statement(table, parts["matched_sql"], int(version), list(paths))
+            if parts["insert_sql"]:
+                con.register(name, _frame.columns(numbered))
+                con.register_table_files(_SPLIT, table, int(version), list(paths))
+                rows = _relation_frame(con.query(parts["matched_rows_sql"]))
+                out["matched"] = [int(v) for v in rows.iloc[:, 0]]
+        finally:
+            con.unregister(name)
+            con.unregister(_SPLIT)
+        return out
+    except Exception as e:  # reported to the client, which deletes the other tasks' files
+        return {"error": e}
+
+
+def merge(uri, source, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_BYTES):
+    """Runs one MERGE INTO the Delta table at `uri` whose source is the DataFrame `source` (Dask
+    or pandas), registered under the name the statement's USING gives, on a Dask cluster, in
+    one commit.
+
+    The source is computed once on the client and broadcast to every task as pandas: it must fit
+    in one worker's memory. The target's files (all of them: a MERGE does not prune by its ON)
+    are grouped into tasks of about `split_bytes`; each task runs the WHEN MATCHED and WHEN NOT
+    MATCHED BY SOURCE clauses on its files with the whole source (so a target row matched by two
+    source rows is the same error as in one process) and reports which source rows matched. The
+    client then runs the WHEN NOT MATCHED [BY TARGET] clauses once, on the source rows no task
+    matched, and commits every task's changes and those inserts as ONE transaction, under the
+    ordinary (row-level) conflict rules, as execute does. `job_id` and `client` as for execute.
+
+    Returns ExecuteResult(version, already_committed, files, tasks, num_affected_rows,
+    num_updated_rows, num_deleted_rows, num_inserted_rows)."""
+    import dask
+    import pandas as pd
+
+    warehouse, table = _location(uri)
+    con = _connection(warehouse)
+    app_id, app_version = _job_txn(job_id)
+    parts = con.split_merge_statement(table, str(statement), _SPLIT, _SOURCE_ROW)
+    frame = source.compute() if hasattr(source, "dask") else source
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputException("merge: the source must be a Dask or pandas DataFrame, not %s"
+                                    % type(source).__name__)
+    frame = frame.reset_index(drop=True)
+    if _SOURCE_ROW in frame.columns:
+        raise InvalidInputException("merge: the source may not have a column named %s" % _SOURCE_ROW)
+    numbered = frame.assign(**{_SOURCE_ROW: range(len(frame))})
+    from . import _frame
+
+    name = parts["source_name"]
+    con.register(name, _frame.columns(frame.head(0)))
+    try:
+        plan = con.plan_statement_files(table, str(statement), None)  # binds the whole MERGE here
+        version = plan["version"]
+        groups = _balanced_groups(plan["files"], split_bytes) if plan["files"] else [[]]
+        if client is None:
+            try:
+                from distributed import default_client
+                client = default_client()
+            except (ImportError, ValueError):
+                client = None
+        shipped, shipped_numbered = frame, numbered
+        if client is not None:
+            shipped, shipped_numbered = client.scatter([frame, numbered], broadcast=True)
+        tasks = [dask.delayed(_merge_split, pure=False)(tuple(f["path"] for f in g), warehouse, table, version,
+                                                        parts, shipped, shipped_numbered)
+                 for g in groups]
+        results = _run_all(tasks, client)
+        changes = [r["changes"] for r, _ in results if r and r["changes"]]
+        errors = [e for _, e in results if e is not None]
+        if errors:
+            if changes:
+                con.discard_staged_changes(table, changes)
+            raise errors[0]
+        if parts["insert_sql"]:
+            matched = set()
+            for r, _ in results:
+                matched.update(r["matched"])
+            unmatched = frame[~numbered[_SOURCE_ROW].isin(matched)].reset_index(drop=True)
+            con.register(name, _frame.columns(unmatched))
+            try:
+                changes.append(con.stage_statement(table, parts["insert_sql"], version, []))
+            except BaseException:
+                if changes:
+                    con.discard_staged_changes(table, changes)
+                raise
+    finally:
+        con.unregister(name)
+    if _before_commit_hook is not None:
+        _before_commit_hook(changes)
+    r = con.commit_staged_changes(table, changes, read_version=version, app_id=app_id, app_version=app_version)
+    metrics = {}
+    if not r["already_committed"]:
+        for c in changes:
+            for metric, value in zip(c["metric_names"], c["metrics"]):
+                metrics[metric] = metrics.get(metric, 0) + value
     return ExecuteResult(version=r["version"], already_committed=r["already_committed"], files=r["files"],
                          tasks=len(tasks), **metrics)
 

@@ -376,6 +376,23 @@ class PyConnection {
     return out;
   }
 
+  py::dict SplitMergeStatement(const std::string& table, const std::string& sql, const std::string& split_name,
+                               const std::string& row_column) {
+    Result<MergeParts> parts = Status::Internal("not split");
+    Status st = RunLocked([&](Connection* c) {
+      parts = shoal::SplitMergeStatement(*c, table, sql, split_name, row_column);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st, sql);
+    if (!parts.ok()) RaiseStatus(parts.status(), sql);
+    py::dict out;
+    out["source_name"] = parts->source_name;
+    out["matched_sql"] = parts->matched_sql;
+    out["insert_sql"] = parts->insert_sql;
+    out["matched_rows_sql"] = parts->matched_rows_sql;
+    return out;
+  }
+
   void DiscardStagedChanges(const std::string& table, const py::list& changes) {
     std::vector<StagedChanges> all;
     for (const py::handle& h : changes) all.push_back(ChangesFrom(h.cast<py::dict>()));
@@ -463,6 +480,8 @@ PYBIND11_MODULE(_shoal, m) {
       .def("commit_staged_changes", &PyConnection::CommitStagedChanges, py::arg("table"), py::arg("changes"),
            py::arg("read_version") = -1, py::arg("app_id") = "", py::arg("app_version") = -1)
       .def("discard_staged_changes", &PyConnection::DiscardStagedChanges, py::arg("table"), py::arg("changes"))
+      .def("split_merge_statement", &PyConnection::SplitMergeStatement, py::arg("table"), py::arg("sql"),
+           py::arg("split_name"), py::arg("row_column"))
       .def("interrupt", &PyConnection::Interrupt)
       .def("close", &PyConnection::Close)
       .def_property_readonly("closed", &PyConnection::closed);

@@ -353,3 +353,56 @@ def test_execute_bad_statements_are_named_errors_on_the_client(client, wh):
     with pytest.raises(shoal.InvalidInputException, match="twin"):
         shoal.dask.execute(uri, "DELETE FROM twin WHERE id = 1", client=client)
     assert version(wh, "events") == before and parquet_files(uri) == files
+
+
+MERGE = ("MERGE INTO {t} AS t USING updates AS u ON t.id = u.id "
+         "WHEN MATCHED AND u.op = 'delete' THEN DELETE "
+         "WHEN MATCHED THEN UPDATE SET v = u.v, s = u.op "
+         "WHEN NOT MATCHED AND u.op <> 'delete' THEN INSERT (id, p, v, s) VALUES (u.id, CAST(u.id % 3 AS INT), u.v, 'new') "
+         "WHEN NOT MATCHED BY SOURCE AND t.id % 97 = 5 THEN UPDATE SET s = 'orphan'")
+
+
+def updates_frame():
+    ids = list(range(2990, 3010)) + list(range(3990, 4010)) + [13, 26, 500, 1501, 2502]  # some deleted rows
+    ops = ["delete" if i % 4 == 0 else "update" for i in ids]
+    return pd.DataFrame({"id": ids, "v": [i * 10.0 for i in ids], "op": ops})
+
+
+def test_merge_with_a_dask_source_equals_the_local_merge(client, wh):
+    uri = make_dml_pair(wh)
+    source = dd.from_pandas(updates_frame(), npartitions=3)
+    before = version(wh, "events")
+    r = shoal.dask.merge(uri, source, MERGE.replace("{t}", "events"), client=client, split_bytes=1)
+    wh.register("updates", updates_frame())
+    local = wh.sql(MERGE.replace("{t}", "twin")).df()
+    assert r.tasks >= 2 and r.version == before + 1 == version(wh, "events")
+    for m in ("num_affected_rows", "num_updated_rows", "num_deleted_rows", "num_inserted_rows"):
+        assert r[m] == local[m][0], m
+    assert r.num_inserted_rows > 0 and r.num_deleted_rows > 0
+    assert_same(rows(wh, "events"), rows(wh, "twin"))
+
+
+def test_merge_target_row_matched_twice_is_the_local_error(client, wh):
+    uri = make_dml_pair(wh)
+    dup = pd.DataFrame({"id": [100, 2500, 2500], "v": [1.0, 2.0, 3.0], "op": ["update"] * 3})
+    wh.register("updates", dup)
+    with pytest.raises(shoal.Error) as local:
+        wh.sql(MERGE.replace("{t}", "twin"))
+    before, files = version(wh, "events"), parquet_files(uri)
+    with pytest.raises(type(local.value)):
+        shoal.dask.merge(uri, dd.from_pandas(dup, npartitions=2), MERGE.replace("{t}", "events"), client=client,
+                         split_bytes=1)
+    assert version(wh, "events") == before and parquet_files(uri) == files
+
+
+def test_merge_bad_input_is_a_named_error_on_the_client(client, wh):
+    uri = make_dml_pair(wh)
+    source = updates_frame()
+    with pytest.raises(shoal.BinderException, match="nope"):
+        shoal.dask.merge(uri, source, "MERGE INTO events t USING updates u ON t.id = u.nope "
+                         "WHEN MATCHED THEN DELETE", client=client)
+    with pytest.raises(shoal.InvalidInputException):
+        shoal.dask.merge(uri, source, "MERGE INTO events t USING (SELECT 1 AS id) u ON t.id = u.id "
+                         "WHEN MATCHED THEN DELETE", client=client)
+    with pytest.raises(shoal.InvalidInputException):
+        shoal.dask.merge(uri, source, "UPDATE events SET s = 'x'", client=client)

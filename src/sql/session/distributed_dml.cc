@@ -17,32 +17,6 @@ namespace shoal {
 
 namespace {
 
-// The one UPDATE / DELETE / MERGE of `sql`, which must change the table at `root`.
-Result<std::unique_ptr<sql::Statement>> ParseTableStatement(Connection& connection, std::string_view sql,
-                                                            const std::string& root) {
-  Connection::Impl& impl = connection.impl();
-  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql, impl.session.lex_options()));
-  if (statements.size() != 1) {
-    return Status::InvalidArgument("a distributed statement is one UPDATE, DELETE or MERGE, got " +
-                                   std::to_string(statements.size()) + " statements");
-  }
-  const sql::Statement& s = *statements[0];
-  const sql::TableName* target = nullptr;
-  if (s.kind == sql::StatementKind::kUpdate) target = &s.As<sql::UpdateStatement>().table;
-  if (s.kind == sql::StatementKind::kDelete) target = &s.As<sql::DeleteStatement>().table;
-  if (s.kind == sql::StatementKind::kMerge) target = &s.As<sql::MergeStatement>().target;
-  if (!target) {
-    return Status::InvalidArgument("a distributed statement is one UPDATE, DELETE or MERGE, got: " +
-                                   std::string(sql.substr(0, 200)));
-  }
-  ASSIGN_OR_RETURN(std::string target_root, sql::Catalog(impl.db->fs, impl.db->dir).TableRoot(*target));
-  while (target_root.size() > 1 && target_root.back() == '/') target_root.pop_back();
-  if (target_root != root) {
-    return Status::InvalidArgument("the statement changes table " + target->ToString() + ", not " + root);
-  }
-  return std::move(statements[0]);
-}
-
 // The statement's WHERE as SQL text ("" for MERGE or none).
 std::string WhereText(const sql::Statement& s) {
   const sql::ParsedExpression* where = nullptr;
@@ -118,7 +92,9 @@ Result<TableFilePlan> PlanStatementFiles(Connection& connection, std::string_vie
   ASSIGN_OR_RETURN(auto statement, ParseTableStatement(connection, sql, root));
   // Pin the version first, so that binding and planning see the same one.
   ASSIGN_OR_RETURN(TableFilePlan all, PlanTableFiles(connection, root, "", version));
+  // On no files nothing changes, but a MERGE still inserts its source's unmatched rows: gone.
   ASSIGN_OR_RETURN(StagedChanges none, StageStatement(connection, root, sql, all.version, {}));
+  RETURN_NOT_OK(DiscardStagedChanges(connection, root, {none}));
   const std::string where = WhereText(*statement);
   if (where.empty()) return all;
   Result<TableFilePlan> pruned = PlanTableFiles(connection, root, where, all.version);

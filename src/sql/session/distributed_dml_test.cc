@@ -226,5 +226,35 @@ TEST_F(DistributedDmlTest, ChangesThatDoNotFitCommitNothing) {
   EXPECT_EQ(Table("t"), Table("u"));
 }
 
+TEST_F(DistributedDmlTest, AMergeSplitsIntoMatchedClausesInsertsAndMatchedRows) {
+  auto parts = SplitMergeStatement(*con_, root_,
+                                   "MERGE INTO t AS x USING src ON x.id = src.id WHEN MATCHED AND src.k = 1 THEN DELETE "
+                                   "WHEN NOT MATCHED THEN INSERT * WHEN MATCHED THEN UPDATE SET s = src.s "
+                                   "WHEN NOT MATCHED BY SOURCE THEN DELETE",
+                                   "split", "row_no");
+  ASSERT_TRUE(parts.ok()) << parts.status().ToString();
+  EXPECT_EQ(parts->source_name, "src");
+  EXPECT_EQ(parts->matched_sql,
+            "MERGE INTO t AS x USING src ON (x.id = src.id) WHEN MATCHED AND (src.k = 1) THEN DELETE WHEN MATCHED "
+            "THEN UPDATE SET s = src.s WHEN NOT MATCHED BY SOURCE THEN DELETE");
+  EXPECT_EQ(parts->insert_sql, "MERGE INTO t AS x USING src ON (x.id = src.id) WHEN NOT MATCHED THEN INSERT *");
+  EXPECT_EQ(parts->matched_rows_sql, "SELECT DISTINCT src.row_no FROM src JOIN split AS x ON (x.id = src.id)");
+  // Only inserts: no matched statement; the target's name is its alias.
+  auto inserts = SplitMergeStatement(*con_, root_, "MERGE INTO t USING s2 AS y ON t.id = y.id WHEN NOT MATCHED THEN "
+                                     "INSERT *", "split", "r");
+  ASSERT_TRUE(inserts.ok()) << inserts.status().ToString();
+  EXPECT_EQ(inserts->matched_sql, "");
+  EXPECT_EQ(inserts->matched_rows_sql, "SELECT DISTINCT y.r FROM s2 AS y JOIN split AS t ON (t.id = y.id)");
+  for (const std::string& bad : std::vector<std::string>{
+           "MERGE INTO t USING (SELECT 1 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE",
+        "MERGE INTO t USING db.src s ON t.id = s.id WHEN MATCHED THEN DELETE",
+        "MERGE INTO delta.`" + root_ + "` USING src ON id = src.id WHEN MATCHED THEN DELETE",
+        "MERGE INTO u USING src ON u.id = src.id WHEN MATCHED THEN DELETE", "DELETE FROM t"}) {
+    auto r = SplitMergeStatement(*con_, root_, bad, "split", "r");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << bad << ": " << r.status().ToString();
+  }
+}
+
 }  // namespace
 }  // namespace shoal

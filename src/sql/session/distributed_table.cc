@@ -2,6 +2,7 @@
 
 #include "delta/table_path.h"
 #include "sql/binder/catalog.h"
+#include "sql/parser/parser.h"
 #include "sql/session/database_impl.h"
 
 namespace shoal {
@@ -26,6 +27,31 @@ Result<std::string> StagedFileInside(const std::string& root, const std::string&
     return Status::InvalidArgument(what + ": data file '" + path + "' is not inside table " + root);
   }
   return *local;
+}
+
+Result<std::unique_ptr<sql::Statement>> ParseTableStatement(Connection& connection, std::string_view sql,
+                                                            const std::string& root) {
+  Connection::Impl& impl = connection.impl();
+  ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql, impl.session.lex_options()));
+  if (statements.size() != 1) {
+    return Status::InvalidArgument("a distributed statement is one UPDATE, DELETE or MERGE, got " +
+                                   std::to_string(statements.size()) + " statements");
+  }
+  const sql::Statement& s = *statements[0];
+  const sql::TableName* target = nullptr;
+  if (s.kind == sql::StatementKind::kUpdate) target = &s.As<sql::UpdateStatement>().table;
+  if (s.kind == sql::StatementKind::kDelete) target = &s.As<sql::DeleteStatement>().table;
+  if (s.kind == sql::StatementKind::kMerge) target = &s.As<sql::MergeStatement>().target;
+  if (!target) {
+    return Status::InvalidArgument("a distributed statement is one UPDATE, DELETE or MERGE, got: " +
+                                   std::string(sql.substr(0, 200)));
+  }
+  ASSIGN_OR_RETURN(std::string target_root, sql::Catalog(impl.db->fs, impl.db->dir).TableRoot(*target));
+  while (target_root.size() > 1 && target_root.back() == '/') target_root.pop_back();
+  if (target_root != root) {
+    return Status::InvalidArgument("the statement changes table " + target->ToString() + ", not " + root);
+  }
+  return std::move(statements[0]);
 }
 
 }  // namespace shoal
