@@ -69,6 +69,53 @@ def _ident(name):
     return "`%s`" % str(name).replace("`", "``")
 
 
+# ---------------------------------------------------------------- cancellation
+
+# Seconds between a task's looks at whether Dask cancelled it.
+CANCEL_POLL_SECONDS = 0.05
+
+
+class _CancelWatch:
+    """Interrupts `con`'s running statement (Connection::Interrupt) when the Dask task running
+    this code is cancelled: client.cancel, or a KeyboardInterrupt on the client while this
+    module waits for its tasks. A thread polls the worker's state of the task's key; outside a
+    distributed worker it does nothing. The statement then fails with InterruptException and
+    rolls back (its staged files deleted), freeing the worker thread."""
+
+    def __init__(self, con):
+        self._con = con
+        self._done = None
+        self._thread = None
+
+    def __enter__(self):
+        try:
+            from distributed import get_worker
+            from distributed.worker import thread_state
+
+            worker = get_worker()
+            key = thread_state.key
+        except (ImportError, ValueError, AttributeError):
+            return self
+        self._done = threading.Event()
+
+        def watch():
+            while not self._done.wait(CANCEL_POLL_SECONDS):
+                ts = worker.state.tasks.get(key)
+                if ts is None or ts.state in ("cancelled", "released", "forgotten"):
+                    self._con.interrupt()
+                    return
+
+        self._thread = threading.Thread(target=watch, name="shoal-cancel-watch", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self._thread is not None:
+            self._done.set()
+            self._thread.join()
+        return False
+
+
 # ---------------------------------------------------------------- types
 
 _INT_DTYPES = {"TINYINT": "Int8", "SMALLINT": "Int16", "INT": "Int32", "BIGINT": "Int64", "UBIGINT": "UInt64"}
@@ -256,7 +303,8 @@ def _query_split(paths, warehouse, table, version, select, raw=False):
     name = "__shoal_split"
     con.register_table_files(name, table, int(version), list(paths))
     try:
-        result = con.query(select[0] + name + select[1])
+        with _CancelWatch(con):
+            result = con.query(select[0] + name + select[1])
     finally:
         con.unregister(name)
     return result if raw else _relation_frame(result)
@@ -350,7 +398,9 @@ def _stage_partition(pdf, warehouse, table, columns):
         con.register(name, _frame.columns(pdf))
         try:
             cols = ", ".join(_ident(c) for c in columns)
-            staged = con.stage_insert("INSERT INTO %s (%s) SELECT %s FROM %s" % (_quote_path(table), cols, cols, name))
+            with _CancelWatch(con):
+                staged = con.stage_insert("INSERT INTO %s (%s) SELECT %s FROM %s"
+                                          % (_quote_path(table), cols, cols, name))
         finally:
             con.unregister(name)
         if _after_stage_hook is not None:
@@ -403,9 +453,10 @@ def _create_table(con, table, meta, partition_by):
     con.query("CREATE TABLE %s (%s)%s" % (_quote_path(table), cols, parts))
 
 
-def _run_all(tasks, client=None):
+def _run_all(tasks, client=None, discard=None):
     """Computes every delayed task, also when some fail: [(result or None, exception or None)].
-    `client`: a distributed Client; default the current one, else Dask's local scheduler."""
+    `client`: a distributed Client; default the current one, else Dask's local scheduler.
+    `discard(results)`: cleans up the results of finished tasks when the wait is interrupted."""
     import dask
 
     if client is None:
@@ -422,7 +473,20 @@ def _run_all(tasks, client=None):
     from distributed import wait
 
     futures = client.compute(tasks)
-    wait(futures)
+    try:
+        wait(futures)
+    except BaseException:
+        # KeyboardInterrupt (or another error) while waiting: cancel every task (the running
+        # ones are interrupted inside their workers, _CancelWatch) and hand the results that
+        # did arrive to `discard`, since nothing will commit them.
+        client.cancel(futures)
+        if discard is not None:
+            done = [f.result() for f in futures if f.status == "finished"]
+            try:
+                discard([r for r in done if "error" not in r])
+            except Exception:  # noqa: BLE001 - the interrupt is the error to raise
+                pass
+        raise
     out = []
     for f in futures:
         if f.status == "finished":
@@ -493,7 +557,8 @@ def write_table(ddf, uri, mode="append", partition_by=None, job_id=None):
         columns = [str(c) for c in meta.columns]
         tasks = [dask.delayed(_stage_partition, pure=False)(part, warehouse, table, columns)
                  for part in ddf.to_delayed()]
-        results = _run_all(tasks)
+        results = _run_all(tasks, discard=lambda done: con.discard_staged(
+            table, [a for r in done for a in r["add_actions"]]))
         actions = [a for r, _ in results if r for a in r["add_actions"]]
         errors = [e for _, e in results if e is not None]
         if errors:
@@ -538,7 +603,8 @@ def _stage_statement(paths, warehouse, table, statement, version):
     returns the staged changes (or {"error": exception} so the client can clean up)."""
     try:
         con = _connection(warehouse, TASK_THREADS)
-        return con.stage_statement(table, statement, int(version), list(paths))
+        with _CancelWatch(con):
+            return con.stage_statement(table, statement, int(version), list(paths))
     except Exception as e:  # reported to the client, which deletes the other tasks' files
         return {"error": e}
 
@@ -578,7 +644,7 @@ def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_
     tasks = [dask.delayed(_stage_statement, pure=False)(tuple(f["path"] for f in g), warehouse, table,
                                                         str(statement), version)
              for g in groups]
-    results = _run_all(tasks, client)
+    results = _run_all(tasks, client, discard=lambda done: con.discard_staged_changes(table, done))
     changes = [r for r, _ in results if r]
     errors = [e for _, e in results if e is not None]
     if errors:
@@ -615,14 +681,19 @@ def _merge_split(paths, warehouse, table, version, parts, source, numbered):
         name = parts["source_name"]
         out = {"changes": None, "matched": []}
         try:
-            if parts["matched_sql"]:
-                con.register(name, _frame.columns(source))
-                out["changes"] = con.stage_statement(table, parts["matched_sql"], int(version), list(paths))
-            if parts["insert_sql"]:
-                con.register(name, _frame.columns(numbered))
-                con.register_table_files(_SPLIT, table, int(version), list(paths))
-                rows = _relation_frame(con.query(parts["matched_rows_sql"]))
-                out["matched"] = [int(v) for v in rows.iloc[:, 0]]
+            with _CancelWatch(con):
+                if parts["matched_sql"]:
+                    con.register(name, _frame.columns(source))
+                    out["changes"] = con.stage_statement(table, parts["matched_sql"], int(version), list(paths))
+                if parts["insert_sql"]:
+                    con.register(name, _frame.columns(numbered))
+                    con.register_table_files(_SPLIT, table, int(version), list(paths))
+                    rows = _relation_frame(con.query(parts["matched_rows_sql"]))
+                    out["matched"] = [int(v) for v in rows.iloc[:, 0]]
+        except BaseException:
+            if out["changes"]:
+                con.discard_staged_changes(table, [out["changes"]])
+            raise
         finally:
             con.unregister(name)
             con.unregister(_SPLIT)
@@ -682,7 +753,8 @@ def merge(uri, source, statement, client=None, job_id=None, split_bytes=DEFAULT_
         tasks = [dask.delayed(_merge_split, pure=False)(tuple(f["path"] for f in g), warehouse, table, version,
                                                         parts, shipped, shipped_numbered)
                  for g in groups]
-        results = _run_all(tasks, client)
+        results = _run_all(tasks, client, discard=lambda done: con.discard_staged_changes(
+            table, [r["changes"] for r in done if r["changes"]]))
         changes = [r["changes"] for r, _ in results if r and r["changes"]]
         errors = [e for _, e in results if e is not None]
         if errors:

@@ -406,3 +406,31 @@ def test_merge_bad_input_is_a_named_error_on_the_client(client, wh):
                          "WHEN MATCHED THEN DELETE", client=client)
     with pytest.raises(shoal.InvalidInputException):
         shoal.dask.merge(uri, source, "UPDATE events SET s = 'x'", client=client)
+
+
+def test_keyboard_interrupt_stops_the_statements_inside_the_workers(client, wh):
+    import threading
+    import time
+
+    wh.sql("CREATE TABLE big (id BIGINT, s STRING) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')")
+    for k in range(2):  # 2 files of 2M rows: the DELETE below takes about 6 s per file at 1 thread
+        # (every row matches: a scan whose filter rejects whole batches hears an interrupt only
+        # when a batch passes)
+        wh.sql("INSERT INTO big SELECT id, 's' || CAST(id AS STRING) FROM range(%d, %d) AS r(id)"
+               % (k * 2000000, (k + 1) * 2000000))
+    uri = table_path(wh, "big")
+    before, files = version(wh, "big"), parquet_files(uri)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            shoal.dask.execute(uri, "DELETE FROM big WHERE sha2(repeat(s, 40), 256) <> 'x'", client=client,
+                               split_bytes=1)
+    finally:
+        timer.cancel()
+    # Both worker threads are free at once: the statements in them were interrupted.
+    start = time.monotonic()
+    workers = list(client.scheduler_info()["workers"])
+    client.gather([client.submit(time.monotonic, workers=[w], pure=False) for w in workers])
+    assert time.monotonic() - start < 1.5
+    assert version(wh, "big") == before and parquet_files(uri) == files
