@@ -132,7 +132,8 @@ Result<TableFilePlan> PlanStatementFiles(Connection& connection, std::string_vie
 
 // Runs `sql` (one UPDATE, DELETE or MERGE INTO `table`) on `table` at `version` restricted to
 // the data files `paths` (PlanTableFiles' paths), in a transaction that is never committed,
-// and returns its staged changes. Its rewritten data files and change data files stay on
+// and returns its staged changes. A MERGE's NOT MATCHED inserts are made by every call (the
+// target is only `paths`): split a distributed MERGE with SplitMergeStatement. Its rewritten data files and change data files stay on
 // storage for CommitStagedChanges (or DiscardStagedChanges). On error nothing stays.
 Result<StagedChanges> StageStatement(Connection& connection, std::string_view table, std::string_view sql,
                                      int64_t version, const std::vector<std::string>& paths);

@@ -609,6 +609,23 @@ def _stage_statement(paths, warehouse, table, statement, version):
         return {"error": e}
 
 
+def _first_keyword(sql):
+    """The statement's first word, upper-cased, after whitespace and comments."""
+    import re
+
+    rest = sql
+    while True:
+        rest = rest.lstrip()
+        if rest.startswith("--"):
+            rest = rest.split("\n", 1)[1] if "\n" in rest else ""
+        elif rest.startswith("/*"):
+            rest = rest.split("*/", 1)[1] if "*/" in rest else ""
+        else:
+            break
+    m = re.match(r"[A-Za-z]+", rest)
+    return m.group(0).upper() if m else ""
+
+
 class ExecuteResult(dict):
     """What execute did: version, already_committed, files (data files added or changed) and the
     statement's metrics summed over the workers (num_affected_rows, ...), as attributes and keys."""
@@ -617,8 +634,9 @@ class ExecuteResult(dict):
 
 
 def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_BYTES):
-    """Runs one UPDATE or DELETE on the Delta table at `uri` (the statement names it as
-    delta.`<absolute path>`) on a Dask cluster, in one commit.
+    """Runs one UPDATE or DELETE on the Delta table at `uri` (the statement names it by its
+    directory name or as delta.`<absolute path>`) on a Dask cluster, in one commit (a MERGE is
+    InvalidInputException here: shoal.dask.merge).
 
     The client binds the statement (a missing column, another statement kind or another table
     raise here, before anything is scheduled), pins the latest version and plans its data files
@@ -638,6 +656,9 @@ def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_
     warehouse, table = _location(uri)
     con = _connection(warehouse)
     app_id, app_version = _job_txn(job_id)
+    if _first_keyword(str(statement)) == "MERGE":
+        # Run per group of files, its NOT MATCHED inserts would be made once per group.
+        raise InvalidInputException("execute runs UPDATE and DELETE; a MERGE runs with shoal.dask.merge")
     plan = con.plan_statement_files(table, str(statement), None)
     version = plan["version"]
     groups = _balanced_groups(plan["files"], split_bytes) if plan["files"] else [[]]

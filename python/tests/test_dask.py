@@ -188,8 +188,11 @@ def test_worker_killed_mid_write_retries_to_exactly_once(client, wh, tmp_path):
     assert os.path.exists(marker)
     assert r.version == 1 and r.rows == 3000
     assert wh.sql("SELECT count(*), count(DISTINCT id) FROM killed").fetchall() == [(3000, 3000)]
-    # The killed attempt's file is an orphan outside the log (VACUUM reclaims it).
-    assert file_count(uri) == 4
+    # The killed attempt's file is an orphan outside the log (VACUUM reclaims it). So is the file
+    # of a task that had finished on the killed worker when it died: its result lived in that
+    # worker's memory, so Dask runs it again (seen 1 run in 6 on main).
+    assert int(wh.sql("DESCRIBE DETAIL killed").df()["numFiles"][0]) == 3
+    assert file_count(uri) - 3 in (1, 2)
     assert len(wh.sql("DESCRIBE HISTORY killed").df()) == 2
 
 
@@ -352,6 +355,9 @@ def test_execute_bad_statements_are_named_errors_on_the_client(client, wh):
         shoal.dask.execute(uri, "SELECT * FROM %s" % path, client=client)
     with pytest.raises(shoal.InvalidInputException, match="twin"):
         shoal.dask.execute(uri, "DELETE FROM twin WHERE id = 1", client=client)
+    with pytest.raises(shoal.InvalidInputException, match="merge"):
+        shoal.dask.execute(uri, "/* x */ -- y\n MERGE INTO events t USING twin s ON t.id = s.id "
+                           "WHEN NOT MATCHED THEN INSERT *", client=client)
     assert version(wh, "events") == before and parquet_files(uri) == files
 
 
