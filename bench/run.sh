@@ -35,6 +35,7 @@ if [ -d "$ROOT/build/python/shoal" ]; then
   # shoal.dask on a LocalCluster against single-process shoal (doc/dask.md).
   if /usr/bin/python3 -c "import distributed" 2>/dev/null; then
     run dask_bench env PYTHONPATH="$ROOT/build/python" /usr/bin/python3 "$ROOT/bench/dask_bench.py"
+    run dask_dml_bench env PYTHONPATH="$ROOT/build/python" /usr/bin/python3 "$ROOT/bench/dask_dml_bench.py" 24000000
   fi
 fi
 # Drivers that a bench/*.sh script runs with its own arguments.

@@ -1,7 +1,10 @@
 // Building blocks for running one table job on many processes (doc/dask.md): a coordinator
 // plans which data files a scan reads and hands disjoint subsets of them to workers, which read
 // exactly their subset at the pinned version; workers write data files without committing and
-// hand back their add actions, which the coordinator commits in one Delta commit.
+// hand back their add actions, which the coordinator commits in one Delta commit. An UPDATE,
+// DELETE or MERGE is split the same way: each worker runs it on its files and hands back its
+// transaction's read and write sets, which the coordinator commits as one transaction with
+// the ordinary (row-level) conflict rules.
 //
 // Tables are named by path, as in delta.`path` (an absolute path, an s3:// URI, or a directory
 // relative to the warehouse).
@@ -105,5 +108,73 @@ Result<StagedCommit> CommitStagedFiles(Connection& connection, std::string_view 
 // naming a file outside the table is InvalidArgument.
 Status DiscardStagedFiles(Connection& connection, std::string_view table,
                           const std::vector<std::string>& add_actions);
+
+// One worker's share of a distributed UPDATE / DELETE / MERGE, never committed: the
+// transaction's state (txn/transaction_state.h) as JSON text — its read set (the statement's
+// predicate, the files read and per file the rows matched) and its write set (rows deleted per
+// file as row positions, whose deletion vectors the commit writes; rewritten data files and
+// change data files, which are on storage already).
+struct StagedChanges {
+  std::string root;                       // the table directory
+  int64_t read_version = -1;              // the version the statement ran on
+  std::vector<std::string> metric_names;  // the statement's result row (num_affected_rows, ...)
+  std::vector<int64_t> metrics;
+  std::string transaction;                // the state JSON
+};
+
+// Plans a distributed statement on `table` at `version` (nullopt: latest): checks that `sql` is
+// one UPDATE, DELETE or MERGE whose target is `table` (InvalidArgument otherwise) and binds it
+// by running it on no files (a missing column is the BinderException here), then returns
+// PlanTableFiles with the statement's WHERE as the pruning filter (no filter for MERGE, or
+// when the WHERE does not bind on the table alone: an alias, a subquery).
+Result<TableFilePlan> PlanStatementFiles(Connection& connection, std::string_view table, std::string_view sql,
+                                         std::optional<int64_t> version = std::nullopt);
+
+// Runs `sql` (one UPDATE, DELETE or MERGE INTO `table`) on `table` at `version` restricted to
+// the data files `paths` (PlanTableFiles' paths), in a transaction that is never committed,
+// and returns its staged changes. A MERGE's NOT MATCHED inserts are made by every call (the
+// target is only `paths`): split a distributed MERGE with SplitMergeStatement. Its rewritten data files and change data files stay on
+// storage for CommitStagedChanges (or DiscardStagedChanges). On error nothing stays.
+Result<StagedChanges> StageStatement(Connection& connection, std::string_view table, std::string_view sql,
+                                     int64_t version, const std::vector<std::string>& paths);
+
+// Commits the staged changes of one statement's workers (disjoint file sets, one read version)
+// to `table` in ONE Delta commit: one transaction on that version carrying the union of their
+// read and write sets, through the ordinary commit loop, so a concurrent commit is judged
+// per row where the table has deletion vectors (disjoint rows: rebase, the deletion vectors
+// merged; the same rows: the named Delta conflict). `options.app_id`/`app_version` as for
+// CommitStagedFiles; `options.overwrite` must be false and `options.read_version`, when set,
+// the changes' version. InvalidArgument, nothing committed, for changes that do not fit
+// (another table, mixed versions, a file staged twice or not live, a missing staged file).
+// On a conflict or a replay the staged files are deleted; after other errors they are kept.
+Result<StagedCommit> CommitStagedChanges(Connection& connection, std::string_view table,
+                                         const std::vector<StagedChanges>& changes,
+                                         const StagedCommitOptions& options = {});
+
+// Deletes the data and change data files of staged changes that will not be committed (a failed
+// job); never a file the table's latest version holds.
+Status DiscardStagedChanges(Connection& connection, std::string_view table, const std::vector<StagedChanges>& changes);
+
+// The pieces of a MERGE that a distributed run executes apart (doc/dask.md): the matched
+// clauses on each group of target files, each group with the whole source (a target row lives
+// in one group, which sees every source row, so Delta's rule that two source rows may not
+// match one target row holds as in one process); the NOT MATCHED [BY TARGET] inserts once, for
+// the source rows that no group matched.
+struct MergeParts {
+  std::string source_name;  // the USING relation: a name the caller registers the source under
+  // The MERGE with only its WHEN MATCHED and WHEN NOT MATCHED BY SOURCE clauses ("" when none).
+  std::string matched_sql;
+  // The MERGE with only its WHEN NOT MATCHED [BY TARGET] clauses ("" when none).
+  std::string insert_sql;
+  // SELECT DISTINCT of the source's `row_column` for the source rows the ON condition matches
+  // in the relation `split_name` (the target's files of one group, as RegisterTableFiles).
+  std::string matched_rows_sql;
+};
+
+// Splits `sql`, one MERGE INTO `table`, into MergeParts. InvalidArgument for another
+// statement or table, a source that is not a plain name (a table function, a subquery, a
+// qualified or time-travelled table), or a delta.`path` target without an alias.
+Result<MergeParts> SplitMergeStatement(Connection& connection, std::string_view table, std::string_view sql,
+                                       const std::string& split_name, const std::string& row_column);
 
 }  // namespace shoal

@@ -4,6 +4,10 @@
     ddf = shoal.dask.read_table("/data/events", columns=["day", "n"], filter="n > 10")
     shoal.dask.write_table(ddf, "/data/copy", job_id="copy-2024-01-01")
     shoal.dask.sql("/data/events", "SELECT day, count(*) AS c FROM t GROUP BY day").compute()
+    shoal.dask.execute("/data/events", "DELETE FROM events WHERE n < 0", job_id="purge-1")
+    shoal.dask.merge("/data/events", updates_ddf,
+                     "MERGE INTO events t USING updates u ON t.id = u.id WHEN MATCHED THEN UPDATE SET *"
+                     " WHEN NOT MATCHED THEN INSERT *")
 
 The client plans (which data files, at which version) and commits; each Dask task reads or
 writes its share through the shoal engine in the worker process and returns pandas (reads) or
@@ -17,7 +21,7 @@ import threading
 from . import _dask_sql, _shoal
 from ._shoal import BinderException, CatalogException, InvalidInputException, NotSupportedException
 
-__all__ = ["read_table", "write_table", "sql", "WriteResult"]
+__all__ = ["read_table", "write_table", "sql", "execute", "merge", "WriteResult", "ExecuteResult"]
 
 # Target bytes of data files per read partition.
 DEFAULT_SPLIT_BYTES = 128 << 20
@@ -63,6 +67,53 @@ def _quote_path(table):
 
 def _ident(name):
     return "`%s`" % str(name).replace("`", "``")
+
+
+# ---------------------------------------------------------------- cancellation
+
+# Seconds between a task's looks at whether Dask cancelled it.
+CANCEL_POLL_SECONDS = 0.05
+
+
+class _CancelWatch:
+    """Interrupts `con`'s running statement (Connection::Interrupt) when the Dask task running
+    this code is cancelled: client.cancel, or a KeyboardInterrupt on the client while this
+    module waits for its tasks. A thread polls the worker's state of the task's key; outside a
+    distributed worker it does nothing. The statement then fails with InterruptException and
+    rolls back (its staged files deleted), freeing the worker thread."""
+
+    def __init__(self, con):
+        self._con = con
+        self._done = None
+        self._thread = None
+
+    def __enter__(self):
+        try:
+            from distributed import get_worker
+            from distributed.worker import thread_state
+
+            worker = get_worker()
+            key = thread_state.key
+        except (ImportError, ValueError, AttributeError):
+            return self
+        self._done = threading.Event()
+
+        def watch():
+            while not self._done.wait(CANCEL_POLL_SECONDS):
+                ts = worker.state.tasks.get(key)
+                if ts is None or ts.state in ("cancelled", "released", "forgotten"):
+                    self._con.interrupt()
+                    return
+
+        self._thread = threading.Thread(target=watch, name="shoal-cancel-watch", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self._thread is not None:
+            self._done.set()
+            self._thread.join()
+        return False
 
 
 # ---------------------------------------------------------------- types
@@ -252,7 +303,8 @@ def _query_split(paths, warehouse, table, version, select, raw=False):
     name = "__shoal_split"
     con.register_table_files(name, table, int(version), list(paths))
     try:
-        result = con.query(select[0] + name + select[1])
+        with _CancelWatch(con):
+            result = con.query(select[0] + name + select[1])
     finally:
         con.unregister(name)
     return result if raw else _relation_frame(result)
@@ -346,7 +398,9 @@ def _stage_partition(pdf, warehouse, table, columns):
         con.register(name, _frame.columns(pdf))
         try:
             cols = ", ".join(_ident(c) for c in columns)
-            staged = con.stage_insert("INSERT INTO %s (%s) SELECT %s FROM %s" % (_quote_path(table), cols, cols, name))
+            with _CancelWatch(con):
+                staged = con.stage_insert("INSERT INTO %s (%s) SELECT %s FROM %s"
+                                          % (_quote_path(table), cols, cols, name))
         finally:
             con.unregister(name)
         if _after_stage_hook is not None:
@@ -399,15 +453,18 @@ def _create_table(con, table, meta, partition_by):
     con.query("CREATE TABLE %s (%s)%s" % (_quote_path(table), cols, parts))
 
 
-def _run_all(tasks):
-    """Computes every delayed task, also when some fail: [(result or None, exception or None)]."""
+def _run_all(tasks, client=None, discard=None):
+    """Computes every delayed task, also when some fail: [(result or None, exception or None)].
+    `client`: a distributed Client; default the current one, else Dask's local scheduler.
+    `discard(results)`: cleans up the results of finished tasks when the wait is interrupted."""
     import dask
 
-    try:
-        from distributed import default_client
-        client = default_client()
-    except (ImportError, ValueError):
-        client = None
+    if client is None:
+        try:
+            from distributed import default_client
+            client = default_client()
+        except (ImportError, ValueError):
+            client = None
     if client is None:
         out = []
         for r in dask.compute(*tasks):
@@ -416,7 +473,20 @@ def _run_all(tasks):
     from distributed import wait
 
     futures = client.compute(tasks)
-    wait(futures)
+    try:
+        wait(futures)
+    except BaseException:
+        # KeyboardInterrupt (or another error) while waiting: cancel every task (the running
+        # ones are interrupted inside their workers, _CancelWatch) and hand the results that
+        # did arrive to `discard`, since nothing will commit them.
+        client.cancel(futures)
+        if discard is not None:
+            done = [f.result() for f in futures if f.status == "finished"]
+            try:
+                discard([r for r in done if "error" not in r])
+            except Exception:  # noqa: BLE001 - the interrupt is the error to raise
+                pass
+        raise
     out = []
     for f in futures:
         if f.status == "finished":
@@ -487,7 +557,8 @@ def write_table(ddf, uri, mode="append", partition_by=None, job_id=None):
         columns = [str(c) for c in meta.columns]
         tasks = [dask.delayed(_stage_partition, pure=False)(part, warehouse, table, columns)
                  for part in ddf.to_delayed()]
-        results = _run_all(tasks)
+        results = _run_all(tasks, discard=lambda done: con.discard_staged(
+            table, [a for r in done for a in r["add_actions"]]))
         actions = [a for r, _ in results if r for a in r["add_actions"]]
         errors = [e for _, e in results if e is not None]
         if errors:
@@ -518,6 +589,223 @@ def _drop_created(con, table):
             con.query("DROP TABLE %s" % _quote_path(table))
     except Exception:  # noqa: BLE001 - the job's own error is the one to raise
         pass
+
+
+# ---------------------------------------------------------------- DML
+
+# Called on the client with the staged changes just before execute commits them (tests use it
+# to commit another job in between, deterministically).
+_before_commit_hook = None
+
+
+def _stage_statement(paths, warehouse, table, statement, version):
+    """Runs `statement` on the data files `paths` of `table` at `version` without committing;
+    returns the staged changes (or {"error": exception} so the client can clean up)."""
+    try:
+        con = _connection(warehouse, TASK_THREADS)
+        with _CancelWatch(con):
+            return con.stage_statement(table, statement, int(version), list(paths))
+    except Exception as e:  # reported to the client, which deletes the other tasks' files
+        return {"error": e}
+
+
+def _first_keyword(sql):
+    """The statement's first word, upper-cased, after whitespace and comments."""
+    import re
+
+    rest = sql
+    while True:
+        rest = rest.lstrip()
+        if rest.startswith("--"):
+            rest = rest.split("\n", 1)[1] if "\n" in rest else ""
+        elif rest.startswith("/*"):
+            rest = rest.split("*/", 1)[1] if "*/" in rest else ""
+        else:
+            break
+    m = re.match(r"[A-Za-z]+", rest)
+    return m.group(0).upper() if m else ""
+
+
+class ExecuteResult(dict):
+    """What execute did: version, already_committed, files (data files added or changed) and the
+    statement's metrics summed over the workers (num_affected_rows, ...), as attributes and keys."""
+
+    __getattr__ = dict.__getitem__
+
+
+def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_BYTES):
+    """Runs one UPDATE or DELETE on the Delta table at `uri` (the statement names it by its
+    directory name or as delta.`<absolute path>`) on a Dask cluster, in one commit (a MERGE is
+    InvalidInputException here: shoal.dask.merge).
+
+    The client binds the statement (a missing column, another statement kind or another table
+    raise here, before anything is scheduled), pins the latest version and plans its data files
+    pruned by the statement's WHERE; the files are grouped into tasks of about `split_bytes`.
+    Each task runs the statement on exactly its files in a transaction that is never committed
+    and returns that transaction's read set and staged changes (rows deleted per file, rewritten
+    and change data files). The client commits them all as ONE transaction under the ordinary
+    conflict rules: a job that lost the race to a commit changing other rows of the same files
+    rebases and commits; one changing the same rows raises Delta's named conflict (e.g.
+    ConcurrentDeleteDeleteException) and its staged files are deleted.
+
+    `job_id` (a string, or (app_id, version)) is recorded as the Delta txn action: a job whose id
+    the table has commits nothing (already_committed). `client`: a distributed Client (default:
+    the current one, else Dask's local scheduler)."""
+    import dask
+
+    warehouse, table = _location(uri)
+    con = _connection(warehouse)
+    app_id, app_version = _job_txn(job_id)
+    if _first_keyword(str(statement)) == "MERGE":
+        # Run per group of files, its NOT MATCHED inserts would be made once per group.
+        raise InvalidInputException("execute runs UPDATE and DELETE; a MERGE runs with shoal.dask.merge")
+    plan = con.plan_statement_files(table, str(statement), None)
+    version = plan["version"]
+    groups = _balanced_groups(plan["files"], split_bytes) if plan["files"] else [[]]
+    tasks = [dask.delayed(_stage_statement, pure=False)(tuple(f["path"] for f in g), warehouse, table,
+                                                        str(statement), version)
+             for g in groups]
+    results = _run_all(tasks, client, discard=lambda done: con.discard_staged_changes(table, done))
+    changes = [r for r, _ in results if r]
+    errors = [e for _, e in results if e is not None]
+    if errors:
+        if changes:
+            con.discard_staged_changes(table, changes)
+        raise errors[0]
+    if _before_commit_hook is not None:
+        _before_commit_hook(changes)
+    # A conflict deletes the staged files in the commit; after another error (I/O: the commit's
+    # outcome unknown) they are kept, since they may be live now (VACUUM reclaims them if not).
+    r = con.commit_staged_changes(table, changes, read_version=version, app_id=app_id, app_version=app_version)
+    metrics = {}
+    if not r["already_committed"]:
+        for c in changes:
+            for name, value in zip(c["metric_names"], c["metrics"]):
+                metrics[name] = metrics.get(name, 0) + value
+    return ExecuteResult(version=r["version"], already_committed=r["already_committed"], files=r["files"],
+                         tasks=len(tasks), **metrics)
+
+
+_SPLIT = "__shoal_split"
+_SOURCE_ROW = "__shoal_source_row"
+
+
+def _merge_split(paths, warehouse, table, version, parts, source, numbered):
+    """One group of target files of a distributed MERGE: runs its matched clauses with the whole
+    `source` on `paths` without committing, and lists the source rows (numbered by _SOURCE_ROW)
+    the ON condition matches there. Returns {"changes": staged or None, "matched": [row, ...]}
+    (or {"error": exception})."""
+    try:
+        from . import _frame
+
+        con = _connection(warehouse, TASK_THREADS)
+        name = parts["source_name"]
+        out = {"changes": None, "matched": []}
+        try:
+            with _CancelWatch(con):
+                if parts["matched_sql"]:
+                    con.register(name, _frame.columns(source))
+                    out["changes"] = con.stage_statement(table, parts["matched_sql"], int(version), list(paths))
+                if parts["insert_sql"]:
+                    con.register(name, _frame.columns(numbered))
+                    con.register_table_files(_SPLIT, table, int(version), list(paths))
+                    rows = _relation_frame(con.query(parts["matched_rows_sql"]))
+                    out["matched"] = [int(v) for v in rows.iloc[:, 0]]
+        except BaseException:
+            if out["changes"]:
+                con.discard_staged_changes(table, [out["changes"]])
+            raise
+        finally:
+            con.unregister(name)
+            con.unregister(_SPLIT)
+        return out
+    except Exception as e:  # reported to the client, which deletes the other tasks' files
+        return {"error": e}
+
+
+def merge(uri, source, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_BYTES):
+    """Runs one MERGE INTO the Delta table at `uri` whose source is the DataFrame `source` (Dask
+    or pandas), registered under the name the statement's USING gives, on a Dask cluster, in
+    one commit.
+
+    The source is computed once on the client and broadcast to every task as pandas: it must fit
+    in one worker's memory. The target's files (all of them: a MERGE does not prune by its ON)
+    are grouped into tasks of about `split_bytes`; each task runs the WHEN MATCHED and WHEN NOT
+    MATCHED BY SOURCE clauses on its files with the whole source (so a target row matched by two
+    source rows is the same error as in one process) and reports which source rows matched. The
+    client then runs the WHEN NOT MATCHED [BY TARGET] clauses once, on the source rows no task
+    matched, and commits every task's changes and those inserts as ONE transaction, under the
+    ordinary (row-level) conflict rules, as execute does. `job_id` and `client` as for execute.
+
+    Returns ExecuteResult(version, already_committed, files, tasks, num_affected_rows,
+    num_updated_rows, num_deleted_rows, num_inserted_rows)."""
+    import dask
+    import pandas as pd
+
+    warehouse, table = _location(uri)
+    con = _connection(warehouse)
+    app_id, app_version = _job_txn(job_id)
+    parts = con.split_merge_statement(table, str(statement), _SPLIT, _SOURCE_ROW)
+    frame = source.compute() if hasattr(source, "dask") else source
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputException("merge: the source must be a Dask or pandas DataFrame, not %s"
+                                    % type(source).__name__)
+    frame = frame.reset_index(drop=True)
+    if _SOURCE_ROW in frame.columns:
+        raise InvalidInputException("merge: the source may not have a column named %s" % _SOURCE_ROW)
+    numbered = frame.assign(**{_SOURCE_ROW: range(len(frame))})
+    from . import _frame
+
+    name = parts["source_name"]
+    con.register(name, _frame.columns(frame.head(0)))
+    try:
+        plan = con.plan_statement_files(table, str(statement), None)  # binds the whole MERGE here
+        version = plan["version"]
+        groups = _balanced_groups(plan["files"], split_bytes) if plan["files"] else [[]]
+        if client is None:
+            try:
+                from distributed import default_client
+                client = default_client()
+            except (ImportError, ValueError):
+                client = None
+        shipped, shipped_numbered = frame, numbered
+        if client is not None:
+            shipped, shipped_numbered = client.scatter([frame, numbered], broadcast=True)
+        tasks = [dask.delayed(_merge_split, pure=False)(tuple(f["path"] for f in g), warehouse, table, version,
+                                                        parts, shipped, shipped_numbered)
+                 for g in groups]
+        results = _run_all(tasks, client, discard=lambda done: con.discard_staged_changes(
+            table, [r["changes"] for r in done if r["changes"]]))
+        changes = [r["changes"] for r, _ in results if r and r["changes"]]
+        errors = [e for _, e in results if e is not None]
+        if errors:
+            if changes:
+                con.discard_staged_changes(table, changes)
+            raise errors[0]
+        if parts["insert_sql"]:
+            matched = set()
+            for r, _ in results:
+                matched.update(r["matched"])
+            unmatched = frame[~numbered[_SOURCE_ROW].isin(matched)].reset_index(drop=True)
+            con.register(name, _frame.columns(unmatched))
+            try:
+                changes.append(con.stage_statement(table, parts["insert_sql"], version, []))
+            except BaseException:
+                if changes:
+                    con.discard_staged_changes(table, changes)
+                raise
+    finally:
+        con.unregister(name)
+    if _before_commit_hook is not None:
+        _before_commit_hook(changes)
+    r = con.commit_staged_changes(table, changes, read_version=version, app_id=app_id, app_version=app_version)
+    metrics = {}
+    if not r["already_committed"]:
+        for c in changes:
+            for metric, value in zip(c["metric_names"], c["metrics"]):
+                metrics[metric] = metrics.get(metric, 0) + value
+    return ExecuteResult(version=r["version"], already_committed=r["already_committed"], files=r["files"],
+                         tasks=len(tasks), **metrics)
 
 
 # ---------------------------------------------------------------- sql

@@ -241,23 +241,16 @@ class PyConnection {
   }
 
   // ---- shoal/distributed.h, for shoal.dask (doc/dask.md)
-  py::dict PlanTableFiles(const std::string& table, const std::string& filter, std::optional<int64_t> version) {
-    Result<TableFilePlan> plan = Status::Internal("not planned");
-    Status st = RunLocked([&](Connection* c) {
-      plan = shoal::PlanTableFiles(*c, table, filter, version);
-      return Status::OK();
-    });
-    if (!st.ok()) RaiseStatus(st);
-    if (!plan.ok()) RaiseStatus(plan.status(), filter);
+  static py::dict PlanDict(const TableFilePlan& plan) {
     py::dict out;
-    out["root"] = plan->root;
-    out["version"] = plan->version;
-    out["column_names"] = plan->column_names;
-    out["column_types"] = plan->column_types;
-    out["partition_columns"] = plan->partition_columns;
-    out["files_total"] = plan->files_total;
+    out["root"] = plan.root;
+    out["version"] = plan.version;
+    out["column_names"] = plan.column_names;
+    out["column_types"] = plan.column_types;
+    out["partition_columns"] = plan.partition_columns;
+    out["files_total"] = plan.files_total;
     py::list files;
-    for (const TableDataFile& f : plan->files) {
+    for (const TableDataFile& f : plan.files) {
       py::dict d;
       d["path"] = f.path;
       d["size_bytes"] = f.size_bytes;
@@ -269,6 +262,24 @@ class PyConnection {
     }
     out["files"] = std::move(files);
     return out;
+  }
+
+  static StagedChanges ChangesFrom(const py::dict& d) {
+    StagedChanges c;
+    c.root = d["root"].cast<std::string>();
+    c.read_version = d["read_version"].cast<int64_t>();
+    c.transaction = d["transaction"].cast<std::string>();
+    return c;
+  }
+  py::dict PlanTableFiles(const std::string& table, const std::string& filter, std::optional<int64_t> version) {
+    Result<TableFilePlan> plan = Status::Internal("not planned");
+    Status st = RunLocked([&](Connection* c) {
+      plan = shoal::PlanTableFiles(*c, table, filter, version);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    if (!plan.ok()) RaiseStatus(plan.status(), filter);
+    return PlanDict(*plan);
   }
 
   void RegisterTableFiles(const std::string& name, const std::string& table, int64_t version,
@@ -312,6 +323,81 @@ class PyConnection {
     out["already_committed"] = r->already_committed;
     out["files"] = r->files;
     return out;
+  }
+
+  py::dict PlanStatementFiles(const std::string& table, const std::string& sql, std::optional<int64_t> version) {
+    Result<TableFilePlan> plan = Status::Internal("not planned");
+    Status st = RunLocked([&](Connection* c) {
+      plan = shoal::PlanStatementFiles(*c, table, sql, version);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    if (!plan.ok()) RaiseStatus(plan.status(), sql);
+    return PlanDict(*plan);
+  }
+
+  py::dict StageStatement(const std::string& table, const std::string& sql, int64_t version,
+                          const std::vector<std::string>& paths) {
+    Result<StagedChanges> staged = Status::Internal("not staged");
+    Status st = RunLocked([&](Connection* c) {
+      staged = shoal::StageStatement(*c, table, sql, version, paths);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st, sql);
+    if (!staged.ok()) RaiseStatus(staged.status(), sql);
+    py::dict out;
+    out["root"] = staged->root;
+    out["read_version"] = staged->read_version;
+    out["metric_names"] = staged->metric_names;
+    out["metrics"] = staged->metrics;
+    out["transaction"] = staged->transaction;
+    return out;
+  }
+
+  py::dict CommitStagedChanges(const std::string& table, const py::list& changes, int64_t read_version,
+                               const std::string& app_id, int64_t app_version) {
+    std::vector<StagedChanges> all;
+    for (const py::handle& h : changes) all.push_back(ChangesFrom(h.cast<py::dict>()));
+    StagedCommitOptions o;
+    o.read_version = read_version;
+    o.app_id = app_id;
+    o.app_version = app_version;
+    Result<StagedCommit> r = Status::Internal("not committed");
+    Status st = RunLocked([&](Connection* c) {
+      r = shoal::CommitStagedChanges(*c, table, all, o);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st);
+    if (!r.ok()) RaiseStatus(r.status());
+    py::dict out;
+    out["version"] = r->version;
+    out["already_committed"] = r->already_committed;
+    out["files"] = r->files;
+    return out;
+  }
+
+  py::dict SplitMergeStatement(const std::string& table, const std::string& sql, const std::string& split_name,
+                               const std::string& row_column) {
+    Result<MergeParts> parts = Status::Internal("not split");
+    Status st = RunLocked([&](Connection* c) {
+      parts = shoal::SplitMergeStatement(*c, table, sql, split_name, row_column);
+      return Status::OK();
+    });
+    if (!st.ok()) RaiseStatus(st, sql);
+    if (!parts.ok()) RaiseStatus(parts.status(), sql);
+    py::dict out;
+    out["source_name"] = parts->source_name;
+    out["matched_sql"] = parts->matched_sql;
+    out["insert_sql"] = parts->insert_sql;
+    out["matched_rows_sql"] = parts->matched_rows_sql;
+    return out;
+  }
+
+  void DiscardStagedChanges(const std::string& table, const py::list& changes) {
+    std::vector<StagedChanges> all;
+    for (const py::handle& h : changes) all.push_back(ChangesFrom(h.cast<py::dict>()));
+    Status st = RunLocked([&](Connection* c) { return shoal::DiscardStagedChanges(*c, table, all); });
+    if (!st.ok()) RaiseStatus(st);
   }
 
   void DiscardStaged(const std::string& table, const std::vector<std::string>& actions) {
@@ -387,6 +473,15 @@ PYBIND11_MODULE(_shoal, m) {
            py::arg("overwrite") = false, py::arg("read_version") = -1, py::arg("app_id") = "",
            py::arg("app_version") = -1)
       .def("discard_staged", &PyConnection::DiscardStaged, py::arg("table"), py::arg("actions"))
+      .def("plan_statement_files", &PyConnection::PlanStatementFiles, py::arg("table"), py::arg("sql"),
+           py::arg("version") = py::none())
+      .def("stage_statement", &PyConnection::StageStatement, py::arg("table"), py::arg("sql"), py::arg("version"),
+           py::arg("paths"))
+      .def("commit_staged_changes", &PyConnection::CommitStagedChanges, py::arg("table"), py::arg("changes"),
+           py::arg("read_version") = -1, py::arg("app_id") = "", py::arg("app_version") = -1)
+      .def("discard_staged_changes", &PyConnection::DiscardStagedChanges, py::arg("table"), py::arg("changes"))
+      .def("split_merge_statement", &PyConnection::SplitMergeStatement, py::arg("table"), py::arg("sql"),
+           py::arg("split_name"), py::arg("row_column"))
       .def("interrupt", &PyConnection::Interrupt)
       .def("close", &PyConnection::Close)
       .def_property_readonly("closed", &PyConnection::closed);

@@ -188,8 +188,11 @@ def test_worker_killed_mid_write_retries_to_exactly_once(client, wh, tmp_path):
     assert os.path.exists(marker)
     assert r.version == 1 and r.rows == 3000
     assert wh.sql("SELECT count(*), count(DISTINCT id) FROM killed").fetchall() == [(3000, 3000)]
-    # The killed attempt's file is an orphan outside the log (VACUUM reclaims it).
-    assert file_count(uri) == 4
+    # The killed attempt's file is an orphan outside the log (VACUUM reclaims it). So is the file
+    # of a task that had finished on the killed worker when it died: its result lived in that
+    # worker's memory, so Dask runs it again (seen 1 run in 6 on main).
+    assert int(wh.sql("DESCRIBE DETAIL killed").df()["numFiles"][0]) == 3
+    assert file_count(uri) - 3 in (1, 2)
     assert len(wh.sql("DESCRIBE HISTORY killed").df()) == 2
 
 
@@ -242,3 +245,197 @@ def test_an_engine_error_in_a_worker_reaches_the_client_as_its_class(client, wh)
         shoal.dask.write_table(dd.from_pandas(rows, npartitions=3), uri)
     assert wh.sql("SELECT count(*) FROM strict").fetchall() == [(0,)]
     assert file_count(uri) == 0
+
+
+# ---------------------------------------------------------------- distributed DML
+
+
+def make_dml_pair(con):
+    """Tables `events` (changed on the cluster) and `twin` (changed locally by the same
+    statements) with deletion vectors, the change data feed, 3 partitions x 4 commits and
+    existing deletion vectors; returns events' path."""
+    for name in ("events", "twin"):
+        con.sql("CREATE TABLE %s (id BIGINT, p INT, v DOUBLE, s STRING) PARTITIONED BY (p) TBLPROPERTIES "
+                "('delta.enableDeletionVectors' = 'true', 'delta.enableChangeDataFeed' = 'true')" % name)
+        for k in range(4):
+            con.sql("INSERT INTO %s SELECT id, CAST(id %% 3 AS INT), id * 0.5, 's' || CAST(id %% 11 AS STRING) "
+                    "FROM range(%d, %d) AS r(id)" % (name, k * 1000, (k + 1) * 1000))
+        con.sql("DELETE FROM %s WHERE id %% 13 = 0" % name)
+    return table_path(con, "events")
+
+
+def rows(con, name):
+    return con.sql("SELECT * FROM %s" % name).df()
+
+
+def version(con, name):
+    return int(con.sql("DESCRIBE HISTORY %s" % name).df()["version"].max())
+
+
+def parquet_files(uri):
+    return sum(1 for _, _, fs in os.walk(uri) for f in fs if f.endswith(".parquet"))
+
+
+def test_execute_update_and_delete_equal_the_local_statements(client, wh):
+    uri = make_dml_pair(wh)
+    for text in ("UPDATE {t} SET v = v * 2, s = upper(s) WHERE id %% 5 = 1 AND id < 3500",
+                 "DELETE FROM {t} WHERE s = 's3' OR id > 3900"):
+        before = version(wh, "events")
+        r = shoal.dask.execute(uri, text.replace("{t}", "delta.`%s`" % uri).replace("%%", "%"), client=client,
+                               split_bytes=1)
+        local = wh.sql(text.replace("{t}", "twin").replace("%%", "%")).df()
+        assert r.tasks >= 2
+        assert r.num_affected_rows == local["num_affected_rows"][0] > 0
+        assert r.version == before + 1 == version(wh, "events")
+        assert_same(rows(wh, "events"), rows(wh, "twin"))
+    cdf = "SELECT id, p, v, s, _change_type FROM table_changes('%s', 5)"
+    assert_same(wh.sql(cdf % "events").df(), wh.sql(cdf % "twin").df())
+
+
+def test_execute_resubmitted_job_commits_once(client, wh):
+    uri = make_dml_pair(wh)
+    sql = "UPDATE delta.`%s` SET v = v + 1 WHERE id < 1500" % uri
+    first = shoal.dask.execute(uri, sql, client=client, job_id="bump-1", split_bytes=1)
+    assert not first.already_committed
+    after, files = rows(wh, "events"), parquet_files(uri)
+    again = shoal.dask.execute(uri, sql, client=client, job_id="bump-1", split_bytes=1)
+    assert again.already_committed and again.version == first.version == version(wh, "events")
+    assert_same(rows(wh, "events"), after)
+    assert parquet_files(uri) == files  # the replay's staged files are gone
+
+
+def test_concurrent_jobs_on_disjoint_rows_of_the_same_files_both_commit(client, wh):
+    uri = make_dml_pair(wh)
+    path = "delta.`%s`" % uri
+    a = "UPDATE {t} SET s = 'a' WHERE id % 4 = 0"
+    b = "UPDATE {t} SET s = 'b' WHERE id % 4 = 2"
+    base = version(wh, "events")
+    try:
+        # b has staged its changes at `base` when a commits: b's commit rebases row by row.
+        shoal.dask._before_commit_hook = lambda _: (
+            setattr(shoal.dask, "_before_commit_hook", None),
+            shoal.dask.execute(uri, a.replace("{t}", path), client=client, split_bytes=1))
+        rb = shoal.dask.execute(uri, b.replace("{t}", path), client=client, split_bytes=1)
+    finally:
+        shoal.dask._before_commit_hook = None
+    assert rb.version == base + 2  # a committed base + 1 in between
+    wh.sql(a.replace("{t}", "twin"))
+    wh.sql(b.replace("{t}", "twin"))
+    assert_same(rows(wh, "events"), rows(wh, "twin"))
+
+
+def test_concurrent_jobs_on_overlapping_rows_give_the_named_conflict(client, wh):
+    uri = make_dml_pair(wh)
+    path = "delta.`%s`" % uri
+    seen = {}
+
+    def commit_a_first(changes):
+        shoal.dask._before_commit_hook = None
+        shoal.dask.execute(uri, "UPDATE %s SET s = 'a' WHERE id < 2000" % path, client=client, split_bytes=1)
+        seen["version"], seen["files"] = version(wh, "events"), parquet_files(uri)
+
+    try:
+        shoal.dask._before_commit_hook = commit_a_first
+        with pytest.raises(shoal.ConcurrentDeleteDeleteException):
+            shoal.dask.execute(uri, "DELETE FROM %s WHERE id %% 2 = 0 AND id < 1000" % path, client=client,
+                               split_bytes=1)
+    finally:
+        shoal.dask._before_commit_hook = None
+    assert version(wh, "events") == seen["version"]
+    assert parquet_files(uri) < seen["files"]  # the loser's change data files were deleted
+
+
+def test_execute_bad_statements_are_named_errors_on_the_client(client, wh):
+    uri = make_dml_pair(wh)
+    before, files = version(wh, "events"), parquet_files(uri)
+    path = "delta.`%s`" % uri
+    with pytest.raises(shoal.BinderException, match="nope"):
+        shoal.dask.execute(uri, "UPDATE %s SET s = 'x' WHERE nope = 1" % path, client=client)
+    with pytest.raises(shoal.InvalidInputException):
+        shoal.dask.execute(uri, "SELECT * FROM %s" % path, client=client)
+    with pytest.raises(shoal.InvalidInputException, match="twin"):
+        shoal.dask.execute(uri, "DELETE FROM twin WHERE id = 1", client=client)
+    with pytest.raises(shoal.InvalidInputException, match="merge"):
+        shoal.dask.execute(uri, "/* x */ -- y\n MERGE INTO events t USING twin s ON t.id = s.id "
+                           "WHEN NOT MATCHED THEN INSERT *", client=client)
+    assert version(wh, "events") == before and parquet_files(uri) == files
+
+
+MERGE = ("MERGE INTO {t} AS t USING updates AS u ON t.id = u.id "
+         "WHEN MATCHED AND u.op = 'delete' THEN DELETE "
+         "WHEN MATCHED THEN UPDATE SET v = u.v, s = u.op "
+         "WHEN NOT MATCHED AND u.op <> 'delete' THEN INSERT (id, p, v, s) VALUES (u.id, CAST(u.id % 3 AS INT), u.v, 'new') "
+         "WHEN NOT MATCHED BY SOURCE AND t.id % 97 = 5 THEN UPDATE SET s = 'orphan'")
+
+
+def updates_frame():
+    ids = list(range(2990, 3010)) + list(range(3990, 4010)) + [13, 26, 500, 1501, 2502]  # some deleted rows
+    ops = ["delete" if i % 4 == 0 else "update" for i in ids]
+    return pd.DataFrame({"id": ids, "v": [i * 10.0 for i in ids], "op": ops})
+
+
+def test_merge_with_a_dask_source_equals_the_local_merge(client, wh):
+    uri = make_dml_pair(wh)
+    source = dd.from_pandas(updates_frame(), npartitions=3)
+    before = version(wh, "events")
+    r = shoal.dask.merge(uri, source, MERGE.replace("{t}", "events"), client=client, split_bytes=1)
+    wh.register("updates", updates_frame())
+    local = wh.sql(MERGE.replace("{t}", "twin")).df()
+    assert r.tasks >= 2 and r.version == before + 1 == version(wh, "events")
+    for m in ("num_affected_rows", "num_updated_rows", "num_deleted_rows", "num_inserted_rows"):
+        assert r[m] == local[m][0], m
+    assert r.num_inserted_rows > 0 and r.num_deleted_rows > 0
+    assert_same(rows(wh, "events"), rows(wh, "twin"))
+
+
+def test_merge_target_row_matched_twice_is_the_local_error(client, wh):
+    uri = make_dml_pair(wh)
+    dup = pd.DataFrame({"id": [100, 2500, 2500], "v": [1.0, 2.0, 3.0], "op": ["update"] * 3})
+    wh.register("updates", dup)
+    with pytest.raises(shoal.Error) as local:
+        wh.sql(MERGE.replace("{t}", "twin"))
+    before, files = version(wh, "events"), parquet_files(uri)
+    with pytest.raises(type(local.value)):
+        shoal.dask.merge(uri, dd.from_pandas(dup, npartitions=2), MERGE.replace("{t}", "events"), client=client,
+                         split_bytes=1)
+    assert version(wh, "events") == before and parquet_files(uri) == files
+
+
+def test_merge_bad_input_is_a_named_error_on_the_client(client, wh):
+    uri = make_dml_pair(wh)
+    source = updates_frame()
+    with pytest.raises(shoal.BinderException, match="nope"):
+        shoal.dask.merge(uri, source, "MERGE INTO events t USING updates u ON t.id = u.nope "
+                         "WHEN MATCHED THEN DELETE", client=client)
+    with pytest.raises(shoal.InvalidInputException):
+        shoal.dask.merge(uri, source, "MERGE INTO events t USING (SELECT 1 AS id) u ON t.id = u.id "
+                         "WHEN MATCHED THEN DELETE", client=client)
+    with pytest.raises(shoal.InvalidInputException):
+        shoal.dask.merge(uri, source, "UPDATE events SET s = 'x'", client=client)
+
+
+def test_keyboard_interrupt_stops_the_statements_inside_the_workers(client, wh):
+    import threading
+    import time
+
+    wh.sql("CREATE TABLE big (id BIGINT, s STRING) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')")
+    for k in range(2):  # 2 files of 2M rows: the DELETE below takes about 6 s per file at 1 thread
+        # (it matches no row: the scan hears the interrupt while its filter empties every batch)
+        wh.sql("INSERT INTO big SELECT id, 's' || CAST(id AS STRING) FROM range(%d, %d) AS r(id)"
+               % (k * 2000000, (k + 1) * 2000000))
+    uri = table_path(wh, "big")
+    before, files = version(wh, "big"), parquet_files(uri)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            shoal.dask.execute(uri, "DELETE FROM big WHERE sha2(repeat(s, 40), 256) = 'x'", client=client,
+                               split_bytes=1)
+    finally:
+        timer.cancel()
+    # Both worker threads are free at once: the statements in them were interrupted.
+    start = time.monotonic()
+    workers = list(client.scheduler_info()["workers"])
+    client.gather([client.submit(time.monotonic, workers=[w], pure=False) for w in workers])
+    assert time.monotonic() - start < 1.5
+    assert version(wh, "big") == before and parquet_files(uri) == files

@@ -71,6 +71,8 @@ class DeltaTable {
   Result<std::shared_ptr<const DeltaTable>> Restrict(const std::vector<std::string>& paths) const;
 
   const std::shared_ptr<const delta::Snapshot>& snapshot() const { return snapshot_; }
+  // False for a file (index into snapshot()->file_list()) that Restrict left out.
+  bool Holds(size_t file_index) const { return !only_ || (file_index < only_->size() && (*only_)[file_index]); }
   const std::shared_ptr<const TableSchema>& schema() const { return schema_; }
   // Rows in the live files according to the log (numRecords minus DV cardinality), when every
   // file has stats.

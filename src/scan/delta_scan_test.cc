@@ -228,6 +228,36 @@ TEST(DeltaScan, StatsPruneFilesAndRowGroups) {
   EXPECT_EQ(std::get<0>(r.rows[0]), 330);
 }
 
+TEST(DeltaScan, AnInterruptStopsAScanWhoseFilterEmptiesEveryBatch) {
+  GeneratedTable g;
+  g.Write();
+  auto t = DeltaTable::Open(g.fs, g.dir.path());
+  ASSERT_TRUE(t.ok());
+  DeltaScanOptions o;
+  o.columns = {0, 1, 2};
+  o.filters = {Cmp("=", 2, columnar::Float64(), Value::Double(0.25))};  // no row; no statistic prunes it
+  o.batch_rows = 10;
+  std::atomic<bool> interrupted{false};
+  for (bool set : {false, true}) {
+    interrupted = set;
+    auto scan = (*t)->Plan(o);
+    ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+    (*scan)->SetInterrupt(&interrupted);
+    auto local = (*scan)->MakeLocal();
+    columnar::BatchPtr batch;
+    uint64_t order = 0;
+    auto next = (*scan)->Next(local.get(), &batch, &order);
+    if (set) {
+      ASSERT_FALSE(next.ok());
+      EXPECT_EQ(next.status().code(), StatusCode::kInterrupted) << next.status().ToString();
+    } else {
+      ASSERT_TRUE(next.ok()) << next.status().ToString();
+      EXPECT_FALSE(*next);  // read to the end: nothing passed
+      EXPECT_GT((*scan)->metrics().rows_scanned, 0);
+    }
+  }
+}
+
 TEST(DeltaScan, RandomizedFiltersMatchBruteForce) {
   GeneratedTable g;
   g.Write();

@@ -673,7 +673,10 @@ Result<bool> FileSetScan::Next(Local* local, BatchPtr* out, uint64_t* order) {
                      (static_cast<uint64_t>(std::min(local->row_group, (1 << 20) - 1)) << 20) |
                      std::min<uint64_t>(local->batch_no, (1u << 20) - 1);
       ++local->batch_no;
-      if (o->num_rows == 0) continue;
+      if (o->num_rows == 0) {
+        if (interrupted_ && interrupted_->load(std::memory_order_relaxed)) return Status::Interrupted("Interrupted!");
+        continue;
+      }
       rows_out_ += o->num_rows;
       {
         std::lock_guard<std::mutex> lock(mu_);

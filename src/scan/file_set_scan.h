@@ -106,6 +106,10 @@ class FileSetScan {
     if (bytes > 0) spec_.reader_options.max_page_bytes = std::min(spec_.reader_options.max_page_bytes, bytes);
   }
   std::unique_ptr<Local> MakeLocal() const;
+  // Makes Next fail with Interrupted when `*flag` is set while it skips batches that its
+  // filter emptied (a caller checks between batches, but gets none while every row fails the
+  // filter). Call before the first Next; null: never.
+  void SetInterrupt(const std::atomic<bool>* flag) { interrupted_ = flag; }
   // Next non-empty batch for this worker; false when no work is left.
   Result<bool> Next(Local* local, columnar::BatchPtr* out, uint64_t* order);
   // Metrics so far (complete once every worker saw the end).
@@ -174,6 +178,7 @@ class FileSetScan {
   void CreditRowGroup(int file, int group, int groups);
 
   FileSetScanSpec spec_;
+  const std::atomic<bool>* interrupted_ = nullptr;
   std::vector<FileTask> files_;
   columnar::SchemaPtr output_schema_;
   expr::ExprPtr filter_;  // AND of spec_.filters, or null

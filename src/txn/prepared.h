@@ -21,12 +21,9 @@
 #include "shoal/status.h"
 #include "txn/simple_predicate.h"
 #include "txn/transaction.h"
+#include "txn/transaction_state.h"
 
 namespace shoal::txn {
-
-// Binds a stored predicate's SQL text to the table schema (the SQL layer supplies one).
-using PredicateRebinder =
-    std::function<Result<expr::ExprPtr>(const std::string& sql, const scan::TableSchema& schema)>;
 
 // "<table_root>/_shoal/prepared/<id>.json"; InvalidArgument for an id that is not 1..128 of
 // [A-Za-z0-9_.-] starting with a letter or digit.

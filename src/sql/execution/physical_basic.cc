@@ -82,6 +82,7 @@ Result<std::unique_ptr<SourceState>> PhysicalTableScan::OpenSource(ExecContext& 
   r.prewhere = ctx.prewhere;
   r.coded_strings = ctx.coded_strings;
   if (ctx.memory) r.max_page_bytes = ctx.memory->limit();
+  r.interrupted = ctx.interrupted;
   runtime_text_.clear();
   if (ctx.runtime_filters) {
     for (const auto& [filter, column] : runtime_filters_) {

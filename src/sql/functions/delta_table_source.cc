@@ -43,7 +43,8 @@ scan::FileSetScanSpec::Prewhere ToScanPrewhere(PrewhereMode mode) {
   return scan::FileSetScanSpec::Prewhere::kAuto;
 }
 
-std::unique_ptr<Scan> MakeFileSetScan(std::unique_ptr<scan::FileSetScan> scan) {
+std::unique_ptr<Scan> MakeFileSetScan(std::unique_ptr<scan::FileSetScan> scan, const std::atomic<bool>* interrupted) {
+  scan->SetInterrupt(interrupted);
   return std::make_unique<FileSetScanAdapter>(std::move(scan));
 }
 
@@ -85,7 +86,7 @@ Result<std::unique_ptr<Scan>> DeltaTableSource::Open(const ScanRequest& request)
   o.coded_strings = request.coded_strings;
   ASSIGN_OR_RETURN(auto scan, table_->Plan(o));
   scan->LimitPageBytes(request.max_page_bytes);
-  return RecordQueryShape(MakeFileSetScan(std::move(scan)), log_fs_, table_, request);
+  return RecordQueryShape(MakeFileSetScan(std::move(scan), request.interrupted), log_fs_, table_, request);
 }
 
 std::string ParquetFilesSource::ToString() const {
@@ -100,7 +101,7 @@ Result<std::unique_ptr<Scan>> ParquetFilesSource::Open(const ScanRequest& reques
                                            request.batch_size > 0 ? request.batch_size : 2048, request.limit_hint,
                                            ToScanPrewhere(request.prewhere), request.coded_strings));
   scan->LimitPageBytes(request.max_page_bytes);
-  return MakeFileSetScan(std::move(scan));
+  return MakeFileSetScan(std::move(scan), request.interrupted);
 }
 
 }  // namespace shoal::sql

@@ -6,6 +6,7 @@
 // Thread-safety: immutable after construction; Open may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -53,7 +54,8 @@ class ParquetFilesSource final : public TableSource {
 };
 
 // Wraps a planned FileSetScan as an engine Scan.
-std::unique_ptr<Scan> MakeFileSetScan(std::unique_ptr<scan::FileSetScan> scan);
+std::unique_ptr<Scan> MakeFileSetScan(std::unique_ptr<scan::FileSetScan> scan,
+                                      const std::atomic<bool>* interrupted = nullptr);
 // The scan layer's Prewhere switch for a ScanRequest's mode.
 scan::FileSetScanSpec::Prewhere ToScanPrewhere(PrewhereMode mode);
 

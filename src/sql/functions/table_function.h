@@ -11,6 +11,7 @@
 // ScanLocalState.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -52,6 +53,9 @@ struct ScanRequest {
   bool coded_strings = false;
   // The memory limit (0: none): a Parquet page declaring more bytes than this is refused.
   int64_t max_page_bytes = 0;
+  // The statement's interrupt flag (ExecContext::interrupted), for sources that can run long
+  // without returning a batch; null: none.
+  const std::atomic<bool>* interrupted = nullptr;
 };
 
 // Per-worker state of a scan (decoders, buffers); sources define their own.

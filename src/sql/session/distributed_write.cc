@@ -7,23 +7,11 @@
 #include "sql/binder/catalog.h"
 #include "sql/parser/parser.h"
 #include "sql/session/database_impl.h"
+#include "sql/session/distributed_table.h"
 
 namespace shoal {
 
 namespace {
-
-// The directory of the table `table` names (delta.`table`), which must exist.
-Result<std::string> ExistingTableRoot(Connection& connection, std::string_view table) {
-  if (table.empty()) return Status::InvalidArgument("table path is empty");
-  Database::Impl& db = *connection.impl().db;
-  sql::TableName name;
-  name.path = std::string(table);
-  ASSIGN_OR_RETURN(std::string root, sql::Catalog(db.fs, db.dir).TableRoot(name));
-  while (root.size() > 1 && root.back() == '/') root.pop_back();
-  ASSIGN_OR_RETURN(bool exists, db.fs->Exists(io::JoinPath(root, "_delta_log")));
-  if (!exists) return Status::Catalog("Table with name " + name.ToString() + " does not exist!");
-  return root;
-}
 
 struct StagedAdd {
   delta::AddFile add;
@@ -39,16 +27,11 @@ Result<std::vector<StagedAdd>> ParseStagedAdds(const std::string& root, const st
     ASSIGN_OR_RETURN(std::optional<delta::Action> action, delta::ParseActionLine(lines[i]));
     const delta::AddFile* add = action ? std::get_if<delta::AddFile>(&*action) : nullptr;
     if (!add) return Status::InvalidArgument(what + " is not an add action: " + lines[i].substr(0, 200));
-    auto local = delta::ResolveTablePath(root, add->path);
-    if (!local.ok()) return local.status().WithContext(what);
-    auto normal = delta::NormalizePathNoDotDot(*local);
-    if (!normal.ok() || *normal != *local || local->compare(0, root.size() + 1, root + "/") != 0) {
-      return Status::InvalidArgument(what + ": data file '" + add->path + "' is not inside table " + root);
-    }
+    ASSIGN_OR_RETURN(std::string local, StagedFileInside(root, add->path, what));
     if (!seen.insert(add->path).second) {
       return Status::InvalidArgument(what + ": data file '" + add->path + "' is added twice");
     }
-    out.push_back({*add, std::move(*local)});
+    out.push_back({*add, std::move(local)});
   }
   return out;
 }
@@ -84,6 +67,7 @@ Result<StagedFiles> StageInsert(Connection& connection, std::string_view insert_
   ASSIGN_OR_RETURN(std::vector<sql::Session::DetachedWrite> detached, impl.session.DetachTransaction());
   for (const sql::Session::DetachedWrite& d : detached) {
     const txn::WriteSet& w = d.write;
+    if (!d.writes) continue;  // a table the statement only read
     if (!w.OnlyAdds() || !w.cdc_files.empty() || w.app_txn || !w.added_file_deletes.empty()) {
       for (const delta::AddFile& a : w.adds) {
         auto local = delta::ResolveTablePath(d.root, a.path);

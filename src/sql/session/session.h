@@ -117,13 +117,22 @@ class Session {
   void RegisterRelation(const std::string& name, std::shared_ptr<const TableSource> source);
   // Ends the explicit transaction without committing and hands over what each written table
   // staged: its data files stay on storage, owned by the caller from now on (StageInsert,
-  // shoal/distributed.h). A failed transaction is rolled back and its error returned.
+  // shoal/distributed.h); tables it only read come too (writes false). A failed transaction
+  // is rolled back and its error returned.
   struct DetachedWrite {
     std::string root;
     int64_t read_version = -1;
     txn::WriteSet write;
+    txn::ReadSet read;                  // what its statements read (predicates, files, rows)
+    bool writes = false;                // false: a table the transaction only read
+    std::string operation;              // commitInfo operation and parameters
+    delta::Json parameters = delta::Json::object();
   };
   Result<std::vector<DetachedWrite>> DetachTransaction();
+  // Makes the explicit transaction begun next on table `root` start on `table` (a pinned
+  // version, possibly Restrict-ed to some files: one worker's share of a distributed
+  // statement, shoal/distributed.h) instead of the latest version; null unpins.
+  void PinTable(const std::string& root, std::shared_ptr<const scan::DeltaTable> table);
   // True between BEGIN and COMMIT / ROLLBACK / PREPARE TRANSACTION.
   bool in_transaction() const { return in_transaction_; }
   // The running statement's progress tracker when DatabaseOptions::progress is set and
@@ -182,6 +191,7 @@ class Session {
   // tracker reports 1.0 as the statement's last context lets go of it.
   mutable std::shared_ptr<StatementProgress> progress_;
   std::map<std::string, std::unique_ptr<TableTransaction>> txns_;  // explicit, by table root
+  std::map<std::string, std::shared_ptr<const scan::DeltaTable>> pinned_;  // PinTable's, by root
   std::vector<StatementWrite> writes_;                             // the current statement's
   std::map<std::string, std::shared_ptr<const TableSource>> registered_;  // RegisterRelation's, by lower-case name
   std::map<std::string, ViewDefinition> temp_views_;  // CREATE TEMPORARY VIEW's, by lower-case name

@@ -101,9 +101,13 @@ Result<TableTransaction*> Session::TableTransactionFor(const std::string& displa
   auto tt = std::make_unique<TableTransaction>();
   tt->root = root;
   tt->display_name = display_name;
-  auto table = scan::DeltaTable::Open(db_->fs, root, {}, LoadProgress());
-  if (!table.ok()) return table.status().WithContext("table " + display_name);
-  tt->base = *table;
+  if (auto pin = pinned_.find(root); pin != pinned_.end()) {
+    tt->base = pin->second;
+  } else {
+    auto table = scan::DeltaTable::Open(db_->fs, root, {}, LoadProgress());
+    if (!table.ok()) return table.status().WithContext("table " + display_name);
+    tt->base = *table;
+  }
   ASSIGN_OR_RETURN(std::optional<delta::Txn> app, AppTransactionSetting());
   ASSIGN_OR_RETURN(tt->txn, txn::Transaction::Begin(db_->fs, root, tt->base->snapshot(),
                                                     SqlTransactionOptions(db_->fs, root, "WRITE",
@@ -315,12 +319,22 @@ Result<std::vector<Session::DetachedWrite>> Session::DetachTransaction() {
   }
   std::vector<DetachedWrite> out;
   for (auto& [root, tt] : txns_) {
-    if (!HasWrites(*tt->txn)) continue;
-    out.push_back({root, tt->txn->read_version(), tt->txn->write_set()});
+    const bool writes = HasWrites(*tt->txn);
+    if (!writes && tt->txn->read_set().Empty()) continue;
+    out.push_back({root, tt->txn->read_version(), tt->txn->write_set(), tt->txn->read_set(), writes, tt->operation,
+                   tt->parameters});
     tt->staged_files.clear();  // the caller's now
   }
   DiscardTransaction();
   return out;
+}
+
+void Session::PinTable(const std::string& root, std::shared_ptr<const scan::DeltaTable> table) {
+  if (table) {
+    pinned_[NormalizeRoot(root)] = std::move(table);
+  } else {
+    pinned_.erase(NormalizeRoot(root));
+  }
 }
 
 Result<QueryResult> Session::FinishPrepared(const std::string& id, bool commit) {

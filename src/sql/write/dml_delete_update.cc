@@ -40,6 +40,7 @@ Result<std::vector<int64_t>> FilesMatchingPartitions(const scan::DeltaTable& tab
   auto schema = std::make_shared<columnar::Schema>(t.schema);
   std::vector<uint32_t> sel;
   for (size_t id = 0; id < files.size(); ++id) {
+    if (!table.Holds(id)) continue;
     std::vector<columnar::VectorPtr> cols;
     for (size_t c = 0; c < t.columns.size(); ++c) {
       const scan::TableColumn& col = t.columns[c];
@@ -136,8 +137,9 @@ Result<DmlCounts> ExecuteDelete(const DeleteStatement& s, const DmlTarget& targe
     if (where) {
       ASSIGN_OR_RETURN(ids, FilesMatchingPartitions(*target.table, where, ectx));
     } else {
-      for (size_t i = 0; i < target.table->snapshot()->files().size(); ++i)
-        ids.push_back(static_cast<int64_t>(i));
+      for (size_t i = 0; i < target.table->snapshot()->files().size(); ++i) {
+        if (target.table->Holds(i)) ids.push_back(static_cast<int64_t>(i));
+      }
     }
     bool known = true;
     for (int64_t id : ids) {

@@ -91,7 +91,7 @@ Result<std::unique_ptr<Scan>> DmlTargetSource::Open(const ScanRequest& request) 
   o.limit_hint = request.limit_hint;
   o.with_row_address = address;
   ASSIGN_OR_RETURN(auto planned, table_->Plan(o));
-  std::unique_ptr<Scan> scan = MakeFileSetScan(std::move(planned));
+  std::unique_ptr<Scan> scan = MakeFileSetScan(std::move(planned), request.interrupted);
   bool identity = true;
   for (size_t i = 0; i < scan_pos.size(); ++i) identity = identity && scan_pos[i] == static_cast<int>(i);
   if (!identity || (address && scan_pos.size() != static_cast<size_t>(base + 2))) {

@@ -30,7 +30,7 @@ Result<std::unique_ptr<Scan>> TransactionReadSource::Open(const ScanRequest& req
   o.prewhere = ToScanPrewhere(request.prewhere);
   ASSIGN_OR_RETURN(auto scan, inner_.table()->Plan(o));
   RecordReadFiles(*inner_.table()->snapshot(), *scan, txn_);
-  return MakeFileSetScan(std::move(scan));
+  return MakeFileSetScan(std::move(scan), request.interrupted);
 }
 
 void RecordReadFiles(const delta::Snapshot& view, const scan::FileSetScan& scan, txn::Transaction* txn) {
