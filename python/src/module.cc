@@ -304,16 +304,12 @@ class PyConnection {
     return out;
   }
 
-  py::dict CommitStaged(const std::string& table, const std::vector<std::string>& actions, bool overwrite,
-                        int64_t read_version, const std::string& app_id, int64_t app_version) {
-    StagedCommitOptions o;
-    o.overwrite = overwrite;
-    o.read_version = read_version;
-    o.app_id = app_id;
-    o.app_version = app_version;
+  // Runs commit(connection) under the connection's lock and returns its outcome as a dict.
+  template <typename Commit>
+  py::dict RunCommit(Commit commit) {
     Result<StagedCommit> r = Status::Internal("not committed");
     Status st = RunLocked([&](Connection* c) {
-      r = shoal::CommitStagedFiles(*c, table, actions, o);
+      r = commit(*c);
       return Status::OK();
     });
     if (!st.ok()) RaiseStatus(st);
@@ -323,6 +319,22 @@ class PyConnection {
     out["already_committed"] = r->already_committed;
     out["files"] = r->files;
     return out;
+  }
+
+  static StagedCommitOptions CommitOptions(bool overwrite, int64_t read_version, const std::string& app_id,
+                                           int64_t app_version) {
+    StagedCommitOptions o;
+    o.overwrite = overwrite;
+    o.read_version = read_version;
+    o.app_id = app_id;
+    o.app_version = app_version;
+    return o;
+  }
+
+  py::dict CommitStaged(const std::string& table, const std::vector<std::string>& actions, bool overwrite,
+                        int64_t read_version, const std::string& app_id, int64_t app_version) {
+    const StagedCommitOptions o = CommitOptions(overwrite, read_version, app_id, app_version);
+    return RunCommit([&](Connection& c) { return shoal::CommitStagedFiles(c, table, actions, o); });
   }
 
   py::dict PlanStatementFiles(const std::string& table, const std::string& sql, std::optional<int64_t> version) {
@@ -358,22 +370,8 @@ class PyConnection {
                                const std::string& app_id, int64_t app_version) {
     std::vector<StagedChanges> all;
     for (const py::handle& h : changes) all.push_back(ChangesFrom(h.cast<py::dict>()));
-    StagedCommitOptions o;
-    o.read_version = read_version;
-    o.app_id = app_id;
-    o.app_version = app_version;
-    Result<StagedCommit> r = Status::Internal("not committed");
-    Status st = RunLocked([&](Connection* c) {
-      r = shoal::CommitStagedChanges(*c, table, all, o);
-      return Status::OK();
-    });
-    if (!st.ok()) RaiseStatus(st);
-    if (!r.ok()) RaiseStatus(r.status());
-    py::dict out;
-    out["version"] = r->version;
-    out["already_committed"] = r->already_committed;
-    out["files"] = r->files;
-    return out;
+    const StagedCommitOptions o = CommitOptions(false, read_version, app_id, app_version);
+    return RunCommit([&](Connection& c) { return shoal::CommitStagedChanges(c, table, all, o); });
   }
 
   py::dict SplitMergeStatement(const std::string& table, const std::string& sql, const std::string& split_name,

@@ -272,20 +272,8 @@ Result<StagedCommit> CommitStagedChanges(Connection& connection, std::string_vie
                           &merged.read);
   if (app) merged.write.app_txn = app;
   t->RestoreState(std::move(merged.read), std::move(merged.write));
-  Result<txn::CommitResult> r = t->Commit();
-  if (!r.ok()) {
-    if (r.status().code() == StatusCode::kConflict) DeleteStaged(*fs, staged);
-    return r.status();
-  }
-  StagedCommit out;
-  out.version = r->version;
-  out.already_committed = r->already_committed;
-  if (r->already_committed) {
-    DeleteStaged(*fs, staged);
-  } else {
-    out.files = static_cast<int64_t>(t->write_set().adds.size() + t->write_set().row_deletes.size());
-  }
-  return out;
+  const auto files = static_cast<int64_t>(t->write_set().adds.size() + t->write_set().row_deletes.size());
+  return CommitStagedTransaction(*t, files, [&] { DeleteStaged(*fs, staged); });
 }
 
 Status DiscardStagedChanges(Connection& connection, std::string_view table, const std::vector<StagedChanges>& changes) {

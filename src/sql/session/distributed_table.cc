@@ -54,4 +54,21 @@ Result<std::unique_ptr<sql::Statement>> ParseTableStatement(Connection& connecti
   return std::move(statements[0]);
 }
 
+Result<StagedCommit> CommitStagedTransaction(txn::Transaction& t, int64_t files, const std::function<void()>& discard) {
+  Result<txn::CommitResult> r = t.Commit();
+  if (!r.ok()) {
+    if (r.status().code() == StatusCode::kConflict) discard();
+    return r.status();
+  }
+  StagedCommit out;
+  out.version = r->version;
+  out.already_committed = r->already_committed;
+  if (r->already_committed) {
+    discard();
+  } else {
+    out.files = files;
+  }
+  return out;
+}
+
 }  // namespace shoal

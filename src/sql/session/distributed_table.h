@@ -3,14 +3,16 @@
 // Thread-safety: free functions over one Connection (used by one thread at a time).
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
-#include <memory>
-
 #include "shoal/database.h"
+#include "shoal/distributed.h"
 #include "shoal/status.h"
 #include "sql/parser/ast.h"
+#include "txn/transaction.h"
 
 namespace shoal {
 
@@ -25,5 +27,10 @@ Result<std::string> StagedFileInside(const std::string& root, const std::string&
 // InvalidArgument for another statement, several, or another target table.
 Result<std::unique_ptr<sql::Statement>> ParseTableStatement(Connection& connection, std::string_view sql,
                                                             const std::string& root);
+
+// Commits the coordinator's transaction `t` of staged work (`files` actions) as one Delta commit.
+// `discard` deletes the staged files: after a conflict, and when the app transaction was
+// already committed (nothing is written then); other errors keep them for a retry.
+Result<StagedCommit> CommitStagedTransaction(txn::Transaction& t, int64_t files, const std::function<void()>& discard);
 
 }  // namespace shoal

@@ -123,20 +123,7 @@ Result<StagedCommit> CommitStagedFiles(Connection& connection, std::string_view 
     for (const delta::AddFile& f : base->snapshot()->files()) RETURN_NOT_OK(t->RemoveFile(f));
   }
   for (const StagedAdd& a : adds) t->AddFile(a.add);
-  Result<txn::CommitResult> r = t->Commit();
-  if (!r.ok()) {
-    if (r.status().code() == StatusCode::kConflict) DeleteFiles(*fs, adds);
-    return r.status();
-  }
-  StagedCommit out;
-  out.version = r->version;
-  out.already_committed = r->already_committed;
-  if (r->already_committed) {
-    DeleteFiles(*fs, adds);
-  } else {
-    out.files = static_cast<int64_t>(adds.size());
-  }
-  return out;
+  return CommitStagedTransaction(*t, static_cast<int64_t>(adds.size()), [&] { DeleteFiles(*fs, adds); });
 }
 
 Status DiscardStagedFiles(Connection& connection, std::string_view table, const std::vector<std::string>& add_actions) {
