@@ -219,8 +219,19 @@ class SumLikeAgg final : public GroupedAggregate {
       pending_[g] = sum;
       if (spilled != 0) RETURN_NOT_OK(AddWide(g, spilled));
     } else {
-      std::vector<uint32_t> ids(static_cast<size_t>(n), g);
-      return Update(ids.data(), args, n);
+      // 128-bit values (DECIMAL(15,2) * DECIMAL(15,2) is DECIMAL(31,4)): the sum in registers,
+      // an inline overflow check per row as in Update.
+      const int128_t* d = v.data<int128_t>();
+      int128_t sum = sums_[g];
+      for (int64_t i = 0; i < n; ++i) {
+        if (valid && !valid[i]) continue;
+        ++count;
+        if (__builtin_add_overflow(sum, d[i], &sum)) {
+          counts_[g] += count;
+          return WideOverflow();
+        }
+      }
+      sums_[g] = sum;
     }
     counts_[g] += count;
     return Status::OK();
