@@ -68,6 +68,9 @@ TEST(AggregateFastPaths, OneGroupAndPartialsAgreeWithPerRowUpdate) {
     auto dec = RandomBatches(rng, Decimal(15, 2), [&](Vector* v) {
       v->Append<int64_t>(static_cast<int64_t>(rng() % 2000000) - 1000000);
     }, nulls);
+    auto wide = RandomBatches(rng, Decimal(31, 4), [&](Vector* v) {  // a DECIMAL(15,2) product
+      v->Append<int128_t>((static_cast<int128_t>(rng()) << 40) - (static_cast<int128_t>(rng()) << 39));
+    }, nulls);
     auto big = RandomBatches(rng, Int64(), [&](Vector* v) { v->Append<int64_t>(static_cast<int64_t>(rng()) - 2000000000); }, nulls);
     auto dbl = RandomBatches(rng, Float64(), [&](Vector* v) {
       int r = static_cast<int>(rng() % 50);
@@ -89,7 +92,7 @@ TEST(AggregateFastPaths, OneGroupAndPartialsAgreeWithPerRowUpdate) {
         {"sum", &big},   {"min", &big}, {"first", &big}, {"sum", &dbl}, {"avg", &dbl},
         {"min", &dbl},   {"max", &dbl}, {"min", &date}, {"max", &date}, {"first", &date},
         {"min", &str},   {"max", &str}, {"first", &str}, {"count", &str}, {"bool_and", &boo},
-        {"bool_or", &boo},
+        {"bool_or", &boo}, {"sum", &wide}, {"avg", &wide},
     };
     for (const auto& c : cases) {
       auto r = ThreeWays(c.name, *c.batches);
