@@ -318,27 +318,36 @@ void Append(Vector* out, PyObject* v, const std::string& where) {
   }
 }
 
+// The i-th value of a buffer that may not be aligned for From: an array unpickled from bytes
+// (a DataFrame shipped to a Dask worker) can start at any address.
+template <typename From>
+From LoadAt(const uint8_t* base, int64_t i) {
+  From v;
+  std::memcpy(&v, base + static_cast<size_t>(i) * sizeof(From), sizeof(From));
+  return v;
+}
+
 // A fixed-width column copied from the array's buffer, rows [off, off + n).
 template <typename From, typename To>
 columnar::VectorPtr CopyFixed(const TypePtr& type, const py::array& a, const bool* mask,
                               int64_t off, int64_t n, bool nan_is_null) {
   auto v = Vector::Make(type, n);
   v->Resize(n);
-  const From* src = static_cast<const From*>(a.data()) + off;
+  const uint8_t* src = static_cast<const uint8_t*>(a.data()) + static_cast<size_t>(off) * sizeof(From);
   To* dst = v->template data<To>();
-  for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(src[i]);
+  for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(LoadAt<From>(src, i));
   bool any_null = false;
   for (int64_t i = 0; i < n && !any_null; ++i) {
     any_null = (mask && mask[off + i]);
     if constexpr (std::is_floating_point_v<From>)
-      any_null = any_null || (nan_is_null && std::isnan(src[i]));
+      any_null = any_null || (nan_is_null && std::isnan(LoadAt<From>(src, i)));
   }
   if (any_null) {
     uint8_t* valid = v->MutableValidity();
     for (int64_t i = 0; i < n; ++i) {
       bool null = mask && mask[off + i];
       if constexpr (std::is_floating_point_v<From>)
-        null = null || (nan_is_null && std::isnan(src[i]));
+        null = null || (nan_is_null && std::isnan(LoadAt<From>(src, i)));
       valid[i] = null ? 0 : 1;
       if (null) dst[i] = To{};
     }

@@ -151,3 +151,16 @@ def test_register_a_dict_of_arrays_and_unregister(con):
 def test_register_rejects_mixed_object_columns(con):
     with pytest.raises(shoal.InvalidArgument, match="mixes"):
         con.register("bad", {"x": [1, "two"]})
+
+
+def test_register_reads_arrays_that_are_not_aligned(con):
+    # An array unpickled from bytes (a DataFrame shipped to a Dask worker) can start at any
+    # address: its values are read without assuming alignment (UBSan checks it in the ASan run).
+    raw = bytes(1) + np.arange(1000, dtype=np.int64).tobytes() + bytes(7)
+    ints = np.frombuffer(raw, dtype=np.int64, count=1000, offset=1)
+    floats = np.frombuffer(bytes(3) + (np.arange(1000) / 4).tobytes(), dtype=np.float64, count=1000, offset=3)
+    assert ints.ctypes.data % 8 != 0 and floats.ctypes.data % 8 != 0
+    con.register("unaligned", {"i": ints, "f": floats})
+    assert con.execute("SELECT sum(i), sum(f), min(i), max(f) FROM unaligned").fetchall() == [
+        (499500, 124875.0, 0, 249.75)
+    ]
