@@ -672,10 +672,16 @@ def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_
         if changes:
             con.discard_staged_changes(table, changes)
         raise errors[0]
+    return _commit_changes(con, table, changes, version, app_id, app_version, len(tasks))
+
+
+def _commit_changes(con, table, changes, version, app_id, app_version, tasks):
+    """Commits the workers' staged changes in one commit and sums their metrics (none for a
+    replayed job). A conflict deletes the staged files in the commit; after another error (I/O:
+    the commit's outcome unknown) they are kept, since they may be live now (VACUUM reclaims them
+    if not)."""
     if _before_commit_hook is not None:
         _before_commit_hook(changes)
-    # A conflict deletes the staged files in the commit; after another error (I/O: the commit's
-    # outcome unknown) they are kept, since they may be live now (VACUUM reclaims them if not).
     r = con.commit_staged_changes(table, changes, read_version=version, app_id=app_id, app_version=app_version)
     metrics = {}
     if not r["already_committed"]:
@@ -683,7 +689,7 @@ def execute(uri, statement, client=None, job_id=None, split_bytes=DEFAULT_SPLIT_
             for name, value in zip(c["metric_names"], c["metrics"]):
                 metrics[name] = metrics.get(name, 0) + value
     return ExecuteResult(version=r["version"], already_committed=r["already_committed"], files=r["files"],
-                         tasks=len(tasks), **metrics)
+                         tasks=tasks, **metrics)
 
 
 _SPLIT = "__shoal_split"
@@ -796,16 +802,7 @@ def merge(uri, source, statement, client=None, job_id=None, split_bytes=DEFAULT_
                 raise
     finally:
         con.unregister(name)
-    if _before_commit_hook is not None:
-        _before_commit_hook(changes)
-    r = con.commit_staged_changes(table, changes, read_version=version, app_id=app_id, app_version=app_version)
-    metrics = {}
-    if not r["already_committed"]:
-        for c in changes:
-            for metric, value in zip(c["metric_names"], c["metrics"]):
-                metrics[metric] = metrics.get(metric, 0) + value
-    return ExecuteResult(version=r["version"], already_committed=r["already_committed"], files=r["files"],
-                         tasks=len(tasks), **metrics)
+    return _commit_changes(con, table, changes, version, app_id, app_version, len(tasks))
 
 
 # ---------------------------------------------------------------- sql

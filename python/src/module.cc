@@ -9,7 +9,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "arrow_capsule.h"
@@ -271,15 +274,23 @@ class PyConnection {
     c.transaction = d["transaction"].cast<std::string>();
     return c;
   }
-  py::dict PlanTableFiles(const std::string& table, const std::string& filter, std::optional<int64_t> version) {
-    Result<TableFilePlan> plan = Status::Internal("not planned");
+  // Runs f(connection), which returns a Result, under the connection's lock and returns its
+  // value; a failure raises the named Python exception, with the error's offset located in `sql`
+  // when it is given.
+  template <typename F>
+  auto RunResult(F f, std::optional<std::string_view> sql = std::nullopt) {
+    decltype(f(std::declval<Connection&>())) r = Status::Internal("not run");
     Status st = RunLocked([&](Connection* c) {
-      plan = shoal::PlanTableFiles(*c, table, filter, version);
+      r = f(*c);
       return Status::OK();
     });
-    if (!st.ok()) RaiseStatus(st);
-    if (!plan.ok()) RaiseStatus(plan.status(), filter);
-    return PlanDict(*plan);
+    if (st.ok()) st = r.status();
+    if (!st.ok()) sql ? RaiseStatus(st, *sql) : RaiseStatus(st);
+    return std::move(*r);
+  }
+
+  py::dict PlanTableFiles(const std::string& table, const std::string& filter, std::optional<int64_t> version) {
+    return PlanDict(RunResult([&](Connection& c) { return shoal::PlanTableFiles(c, table, filter, version); }, filter));
   }
 
   void RegisterTableFiles(const std::string& name, const std::string& table, int64_t version,
@@ -289,35 +300,23 @@ class PyConnection {
   }
 
   py::dict StageInsert(const std::string& sql) {
-    Result<StagedFiles> staged = Status::Internal("not staged");
-    Status st = RunLocked([&](Connection* c) {
-      staged = shoal::StageInsert(*c, sql);
-      return Status::OK();
-    });
-    if (!st.ok()) RaiseStatus(st, sql);
-    if (!staged.ok()) RaiseStatus(staged.status(), sql);
+    const StagedFiles staged = RunResult([&](Connection& c) { return shoal::StageInsert(c, sql); }, sql);
     py::dict out;
-    out["root"] = staged->root;
-    out["read_version"] = staged->read_version;
-    out["rows"] = staged->rows;
-    out["add_actions"] = staged->add_actions;
+    out["root"] = staged.root;
+    out["read_version"] = staged.read_version;
+    out["rows"] = staged.rows;
+    out["add_actions"] = staged.add_actions;
     return out;
   }
 
   // Runs commit(connection) under the connection's lock and returns its outcome as a dict.
   template <typename Commit>
   py::dict RunCommit(Commit commit) {
-    Result<StagedCommit> r = Status::Internal("not committed");
-    Status st = RunLocked([&](Connection* c) {
-      r = commit(*c);
-      return Status::OK();
-    });
-    if (!st.ok()) RaiseStatus(st);
-    if (!r.ok()) RaiseStatus(r.status());
+    const StagedCommit r = RunResult(commit);
     py::dict out;
-    out["version"] = r->version;
-    out["already_committed"] = r->already_committed;
-    out["files"] = r->files;
+    out["version"] = r.version;
+    out["already_committed"] = r.already_committed;
+    out["files"] = r.files;
     return out;
   }
 
@@ -338,31 +337,19 @@ class PyConnection {
   }
 
   py::dict PlanStatementFiles(const std::string& table, const std::string& sql, std::optional<int64_t> version) {
-    Result<TableFilePlan> plan = Status::Internal("not planned");
-    Status st = RunLocked([&](Connection* c) {
-      plan = shoal::PlanStatementFiles(*c, table, sql, version);
-      return Status::OK();
-    });
-    if (!st.ok()) RaiseStatus(st);
-    if (!plan.ok()) RaiseStatus(plan.status(), sql);
-    return PlanDict(*plan);
+    return PlanDict(RunResult([&](Connection& c) { return shoal::PlanStatementFiles(c, table, sql, version); }, sql));
   }
 
   py::dict StageStatement(const std::string& table, const std::string& sql, int64_t version,
                           const std::vector<std::string>& paths) {
-    Result<StagedChanges> staged = Status::Internal("not staged");
-    Status st = RunLocked([&](Connection* c) {
-      staged = shoal::StageStatement(*c, table, sql, version, paths);
-      return Status::OK();
-    });
-    if (!st.ok()) RaiseStatus(st, sql);
-    if (!staged.ok()) RaiseStatus(staged.status(), sql);
+    const StagedChanges staged =
+        RunResult([&](Connection& c) { return shoal::StageStatement(c, table, sql, version, paths); }, sql);
     py::dict out;
-    out["root"] = staged->root;
-    out["read_version"] = staged->read_version;
-    out["metric_names"] = staged->metric_names;
-    out["metrics"] = staged->metrics;
-    out["transaction"] = staged->transaction;
+    out["root"] = staged.root;
+    out["read_version"] = staged.read_version;
+    out["metric_names"] = staged.metric_names;
+    out["metrics"] = staged.metrics;
+    out["transaction"] = staged.transaction;
     return out;
   }
 
@@ -376,18 +363,13 @@ class PyConnection {
 
   py::dict SplitMergeStatement(const std::string& table, const std::string& sql, const std::string& split_name,
                                const std::string& row_column) {
-    Result<MergeParts> parts = Status::Internal("not split");
-    Status st = RunLocked([&](Connection* c) {
-      parts = shoal::SplitMergeStatement(*c, table, sql, split_name, row_column);
-      return Status::OK();
-    });
-    if (!st.ok()) RaiseStatus(st, sql);
-    if (!parts.ok()) RaiseStatus(parts.status(), sql);
+    const MergeParts parts = RunResult(
+        [&](Connection& c) { return shoal::SplitMergeStatement(c, table, sql, split_name, row_column); }, sql);
     py::dict out;
-    out["source_name"] = parts->source_name;
-    out["matched_sql"] = parts->matched_sql;
-    out["insert_sql"] = parts->insert_sql;
-    out["matched_rows_sql"] = parts->matched_rows_sql;
+    out["source_name"] = parts.source_name;
+    out["matched_sql"] = parts.matched_sql;
+    out["insert_sql"] = parts.insert_sql;
+    out["matched_rows_sql"] = parts.matched_rows_sql;
     return out;
   }
 

@@ -217,15 +217,7 @@ Result<StagedCommit> CommitStagedChanges(Connection& connection, std::string_vie
     return Status::InvalidArgument("the staged changes were made at version " + std::to_string(merged.read_version) +
                                    ", not " + std::to_string(options.read_version));
   }
-  std::optional<delta::Txn> app;
-  if (!options.app_id.empty() || options.app_version >= 0) {
-    if (options.app_id.empty() || options.app_version < 0) {
-      return Status::InvalidArgument("an app transaction needs both app_id and a non-negative app_version");
-    }
-    app = delta::Txn{};
-    app->app_id = options.app_id;
-    app->version = options.app_version;
-  }
+  ASSIGN_OR_RETURN(std::optional<delta::Txn> app, StagedAppTransaction(options));
   // Every staged file is inside the table, distinct and on storage; every changed file is live
   // at the read version as the worker read it.
   ASSIGN_OR_RETURN(std::vector<std::string> staged, StagedFilesOf(root, merged.write));

@@ -54,6 +54,17 @@ Result<std::unique_ptr<sql::Statement>> ParseTableStatement(Connection& connecti
   return std::move(statements[0]);
 }
 
+Result<std::optional<delta::Txn>> StagedAppTransaction(const StagedCommitOptions& options) {
+  if (options.app_id.empty() && options.app_version < 0) return std::optional<delta::Txn>();
+  if (options.app_id.empty() || options.app_version < 0) {
+    return Status::InvalidArgument("an app transaction needs both app_id and a non-negative app_version");
+  }
+  delta::Txn app;
+  app.app_id = options.app_id;
+  app.version = options.app_version;
+  return std::optional<delta::Txn>(std::move(app));
+}
+
 Result<StagedCommit> CommitStagedTransaction(txn::Transaction& t, int64_t files, const std::function<void()>& discard) {
   Result<txn::CommitResult> r = t.Commit();
   if (!r.ok()) {

@@ -5,9 +5,11 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "delta/actions.h"
 #include "shoal/database.h"
 #include "shoal/distributed.h"
 #include "shoal/status.h"
@@ -27,6 +29,10 @@ Result<std::string> StagedFileInside(const std::string& root, const std::string&
 // InvalidArgument for another statement, several, or another target table.
 Result<std::unique_ptr<sql::Statement>> ParseTableStatement(Connection& connection, std::string_view sql,
                                                             const std::string& root);
+
+// The Delta txn action of options' app transaction (none when neither field is set);
+// InvalidArgument when only one of app_id and app_version is.
+Result<std::optional<delta::Txn>> StagedAppTransaction(const StagedCommitOptions& options);
 
 // Commits the coordinator's transaction `t` of staged work (`files` actions) as one Delta commit.
 // `discard` deletes the staged files: after a conflict, and when the app transaction was

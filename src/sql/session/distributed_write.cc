@@ -98,15 +98,7 @@ Result<StagedCommit> CommitStagedFiles(Connection& connection, std::string_view 
     ASSIGN_OR_RETURN(bool exists, fs->Exists(a.local));
     if (!exists) return Status::InvalidArgument("staged data file '" + a.local + "' does not exist");
   }
-  std::optional<delta::Txn> app;
-  if (!options.app_id.empty() || options.app_version >= 0) {
-    if (options.app_id.empty() || options.app_version < 0) {
-      return Status::InvalidArgument("an app transaction needs both app_id and a non-negative app_version");
-    }
-    app = delta::Txn{};
-    app->app_id = options.app_id;
-    app->version = options.app_version;
-  }
+  ASSIGN_OR_RETURN(std::optional<delta::Txn> app, StagedAppTransaction(options));
   scan::TimeTravel at;
   if (options.read_version >= 0) at.version = options.read_version;
   auto opened = scan::DeltaTable::Open(fs, root, at);
